@@ -1,0 +1,121 @@
+"""Shared pieces of the command line: error handling, reading deals, drawing hands.
+
+Exit codes (STYLE.md): 0 ok, 1 internal error, 2 bad input.  Data goes to stdout, messages
+to stderr.  ``--json`` output is plain JSON with a ``schema`` version.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import Iterable, Iterator
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from solver.notation import Deal, format_hand
+from solver.rules import BidEuchreError, Card, Seat, Suit
+
+SCHEMA = 1
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+SUIT_STYLE = {Suit.S: "bold", Suit.H: "bold red", Suit.D: "bold red", Suit.C: "bold"}
+
+
+class BadInput(BidEuchreError):
+    """Bad command-line input that the library does not check itself (a missing file)."""
+
+
+def fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print one line on stderr and return the Exit to raise."""
+    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+@contextlib.contextmanager
+def guard() -> Iterator[None]:
+    """Turn bad input into one stderr line and exit code 2 (1 for an internal error); never a
+    traceback."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except (BidEuchreError, OSError, UnicodeDecodeError) as exc:
+        raise fail(_one_line(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted", 130) from None
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
+        raise fail(f"internal error: {type(exc).__name__}: {_one_line(exc)}", 1) from None
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.strerror or exc}: {exc.filename}"
+    return " ".join(str(exc).split())
+
+
+def print_json(obj) -> None:
+    """One JSON document on stdout (plain, no markup), with the schema version."""
+    if isinstance(obj, dict) and "schema" not in obj:
+        obj = {"schema": SCHEMA, **obj}
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def read_lines(source: str) -> Iterable[tuple[int, str]]:
+    """(line number, text) of the non-blank, non-comment lines of a file or ``-`` (stdin)."""
+    fh = sys.stdin if source == "-" else open(source, encoding="utf-8")
+    try:
+        for i, line in enumerate(fh, 1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield i, text
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def hand_text(cards: Iterable[int]) -> Text:
+    """A hand as four lines, one per suit, with coloured suit symbols (``♠ A K 9``)."""
+    parts = format_hand(cards).split(".")
+    t = Text()
+    for suit, ranks in zip(Suit, parts):
+        if suit:
+            t.append("\n")
+        t.append(suit.symbol + " ", style=SUIT_STYLE[suit])
+        t.append(" ".join("10" if r == "T" else r for r in ranks) or "—")
+    return t
+
+
+def card_text(card: int) -> Text:
+    """A card with its suit symbol coloured (``♠A``)."""
+    c = Card(card)
+    return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
+
+
+def compass(hands: list, title: str = "", dealer: Seat | None = None, out_seat: Seat | None = None) -> Table:
+    """The four hands drawn as a compass (N top, W left, E right, S bottom)."""
+    def label(seat: Seat) -> Text:
+        t = Text(seat.name, style="bold cyan")
+        if dealer == seat:
+            t.append(" (dealer)", style="dim")
+        if out_seat == seat:
+            t.append(" (sits out)", style="dim")
+        return t + Text("\n") + hand_text(hands[seat])
+
+    g = Table.grid(padding=(0, 3))
+    g.title = title or None
+    for _ in range(3):
+        g.add_column()
+    g.add_row("", label(Seat.N), "")
+    g.add_row(label(Seat.W), "", label(Seat.E))
+    g.add_row("", label(Seat.S), "")
+    return g
+
+
+def deal_hands(deal: Deal) -> list:
+    return [list(h) for h in deal.hands]

@@ -1,0 +1,34 @@
+# Declarations of the double-dummy search core (see _search.pyx).
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+
+cdef struct Entry:
+    uint32_t key[8]      # compressed hands: m1 of N E S W, then m2 of N E S W
+    uint32_t stamp       # search configuration (strain, sitting-out seat) this entry belongs to
+    uint8_t leader
+    int8_t lb            # lower bound on NS tricks from here
+    int8_t ub            # upper bound on NS tricks from here
+    uint8_t best         # best lead, as (suit slot << 3 | relative rank), 255 = none
+
+cdef struct Ctx:
+    uint32_t m1[4]       # cards held (at least one copy), effective layout: suit slot * 8 + order
+    uint32_t m2[4]       # cards held twice (double decks)
+    int trump            # trump suit slot, -1 in NT and NTL
+    int nxt[4]           # next seat to play after each seat (skips a seat sitting out)
+    int trick_size       # 4, or 3 in a lone hand
+    int ntrick           # cards in the current trick
+    int led_suit
+    int win_seat
+    int win_bit
+    int to_move
+    uint32_t trick_mask  # cards in the current trick
+    Entry* tt
+    uint64_t tt_mask
+    uint32_t stamp
+    uint64_t nodes
+
+cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                    const int* trick, int ntrick, int guess) noexcept nogil
+cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                       const int* trick, int ntrick, int target) noexcept nogil
+cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil
+cdef void ctx_free(Ctx* c) noexcept nogil

@@ -1,0 +1,559 @@
+# The double-dummy search core: alpha-beta over "can North-South take `need` more tricks?"
+#
+# Everything here is C: hands are 32-bit masks in an *effective layout* chosen per strain (bit
+# = effective suit slot * 8 + order within the suit, so the left bower sits in the trump slot
+# and a higher bit beats a lower one of the same slot); a double deck's second copies live in a
+# second mask.  Following suit is `hand & SUITMASK[led]`, winning is a bit comparison, and of
+# two identical cards the first played wins because only a strictly higher bit takes the trick.
+# The layout table is built by solver.rules (effective_suit, rank_order) and handed in once
+# through set_layout(): the rules live in one place.
+#
+# Search: null-window (target-by-target) alpha-beta; a transposition table at trick boundaries
+# keyed on relative ranks (played cards squeezed out), holding lower and upper bounds, in fixed
+# memory; touching cards in one hand and identical copies searched once; move ordering; a seat
+# may sit out (lone hands: tricks of three).
+
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef uint8_t LAYOUT[6][24]      # strain, card id -> effective bit
+cdef uint8_t PEXT[256][256]     # PEXT[present][held]: held squeezed onto the present cards
+cdef uint32_t SUITMASK[4]
+cdef bint _layout_ready = 0
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int x) nogil
+    int __builtin_clz(unsigned int x) nogil
+
+
+cdef inline int popcount(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef void _init_tables() noexcept nogil:
+    cdef int a, h, b, j
+    cdef uint8_t out
+    for a in range(256):
+        for h in range(256):
+            out = 0
+            j = 0
+            for b in range(8):
+                if a & (1 << b):
+                    if h & (1 << b):
+                        out |= <uint8_t>(1 << j)
+                    j += 1
+            PEXT[a][h] = out
+    for a in range(4):
+        SUITMASK[a] = (<uint32_t>0xFF) << (8 * a)
+
+
+_init_tables()
+
+
+def set_layout(table):
+    """Install the card layout: ``table[strain][card] = effective_suit * 8 + rank_order``.
+
+    Called once by solver.solve with values from solver.rules.  ``table`` is 6 × 24 ints.
+    """
+    global _layout_ready
+    cdef int s, k, v
+    for s in range(6):
+        for k in range(24):
+            v = int(table[s][k])
+            if v < 0 or v > 31:
+                raise ValueError(f"layout value {v} out of range for strain {s} card {k}")
+            LAYOUT[s][k] = <uint8_t>v
+    _layout_ready = 1
+
+
+cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil:
+    memset(c, 0, sizeof(Ctx))
+    c.tt = <Entry*>calloc((<uint64_t>1) << tt_bits, sizeof(Entry))
+    if c.tt == NULL:
+        return -1
+    c.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+    c.stamp = 0
+    return 0
+
+
+cdef void ctx_free(Ctx* c) noexcept nogil:
+    if c.tt != NULL:
+        free(c.tt)
+        c.tt = NULL
+
+
+# ---------------------------------------------------------------------------------------------
+# Transposition table
+
+cdef inline void make_key(Ctx* c, uint32_t* key) noexcept nogil:
+    cdef uint32_t allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+    cdef int s, i, sh
+    cdef uint32_t a
+    for i in range(8):
+        key[i] = 0
+    for s in range(4):
+        sh = 8 * s
+        a = (allm >> sh) & 0xFF
+        if a == 0:
+            continue
+        for i in range(4):
+            key[i] |= (<uint32_t>PEXT[a][(c.m1[i] >> sh) & 0xFF]) << sh
+            key[4 + i] |= (<uint32_t>PEXT[a][(c.m2[i] >> sh) & 0xFF]) << sh
+
+
+cdef inline uint64_t hash_key(const uint32_t* key, int leader) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>leader
+    cdef int i
+    for i in range(8):
+        h ^= key[i]
+        h *= 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef inline Entry* tt_find(Ctx* c, const uint32_t* key, int leader, uint64_t h) noexcept nogil:
+    cdef Entry* e = &c.tt[h & c.tt_mask]
+    cdef int i
+    if e.stamp != c.stamp or e.leader != leader:
+        return NULL
+    for i in range(8):
+        if e.key[i] != key[i]:
+            return NULL
+    return e
+
+
+cdef inline void tt_store(Ctx* c, const uint32_t* key, int leader, uint64_t h, int left,
+                          int need, bint result) noexcept nogil:
+    cdef Entry* e = &c.tt[h & c.tt_mask]
+    cdef int i
+    cdef bint same = e.stamp == c.stamp and e.leader == leader
+    if same:
+        for i in range(8):
+            if e.key[i] != key[i]:
+                same = 0
+                break
+    if not same:
+        for i in range(8):
+            e.key[i] = key[i]
+        e.stamp = c.stamp
+        e.leader = <uint8_t>leader
+        e.lb = 0
+        e.ub = <int8_t>left
+        e.best = 255
+    if result:
+        if need > e.lb:
+            e.lb = <int8_t>need
+    else:
+        if need - 1 < e.ub:
+            e.ub = <int8_t>(need - 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+
+cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
+    """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
+    cdef uint32_t h = c.m1[p]
+    cdef uint32_t f, present, hs, pres, rng
+    cdef int n = 0, s, b, prev, i, j, partner_winning, beats
+    cdef int scores[16]
+    cdef int sc, mv
+    if c.ntrick > 0:
+        f = h & SUITMASK[c.led_suit]
+        if f:
+            h = f
+    present = c.trick_mask
+    for i in range(4):
+        if i != p:
+            present |= c.m1[i]
+    partner_winning = c.ntrick > 0 and (c.win_seat & 1) == (p & 1)
+    for s in range(4):
+        hs = (h >> (8 * s)) & 0xFF
+        if hs == 0:
+            continue
+        pres = (present >> (8 * s)) & 0xFF
+        prev = -1
+        b = 7
+        while b >= 0:
+            if hs & ((<uint32_t>1) << b):
+                rng = (((<uint32_t>2) << prev) - 1) & ~(((<uint32_t>1) << b) - 1) if prev >= 0 else 0
+                if prev < 0 or (pres & rng) != 0:
+                    mv = 8 * s + b
+                    # ordering score
+                    if c.ntrick == 0:
+                        if (pres >> b) == 0:          # top card of its suit: cash it
+                            sc = 200 + (50 if s == c.trump else 0)
+                        else:
+                            sc = 100 - b
+                    elif partner_winning:
+                        sc = 100 - b - (50 if s == c.trump and s != c.led_suit else 0)
+                    else:
+                        beats = ((s == (c.win_bit >> 3) and mv > c.win_bit)
+                                 or (s == c.trump and (c.win_bit >> 3) != c.trump))
+                        if beats:
+                            sc = 200 - b - (20 if s == c.trump and s != c.led_suit else 0)
+                        else:
+                            sc = 100 - b - (50 if s == c.trump else 0)
+                    # insertion by score, best first
+                    j = n
+                    while j > 0 and scores[j - 1] < sc:
+                        scores[j] = scores[j - 1]
+                        moves[j] = moves[j - 1]
+                        j -= 1
+                    scores[j] = sc
+                    moves[j] = mv
+                    n += 1
+                prev = b
+            b -= 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Search
+
+cdef inline int last_trick(Ctx* c) noexcept nogil:
+    """Seat that wins the last trick when every active seat holds one card."""
+    cdef int p = c.to_move, k, e, ws, wb, su
+    cdef uint32_t m
+    ws = p
+    wb = 31 - __builtin_clz(c.m1[p])
+    for k in range(c.trick_size - 1):
+        p = c.nxt[p]
+        e = 31 - __builtin_clz(c.m1[p])
+        su = e >> 3
+        if (su == (wb >> 3) and e > wb) or (su == c.trump and (wb >> 3) != c.trump):
+            ws = p
+            wb = e
+    return ws
+
+
+cdef inline int top_bit(uint32_t x) noexcept nogil:
+    return 31 - __builtin_clz(x) if x else -1
+
+
+cdef int quick_tricks(Ctx* c) noexcept nogil:
+    """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
+    for the leader's side).  A card is sure when it is at least every other remaining card of
+    its suit (the first played of identical cards wins), so nobody, partner included, takes
+    the lead from it.  Under a trump suit, a side-suit winner counts only for as many rounds as
+    every other player who holds a trump must still follow suit (else a ruff, or a forced ruff
+    by partner, takes the lead)."""
+    cdef int p = c.to_move, s, k, lim, o, q, len_o
+    cdef uint32_t mine, others, sm, top
+    cdef int total = 0
+    for s in range(4):
+        sm = SUITMASK[s]
+        mine = c.m1[p] & sm
+        if mine == 0:
+            continue
+        others = 0
+        for q in range(4):
+            if q != p:
+                others |= c.m1[q] & sm
+        if others:
+            top = mine & ~(((<uint32_t>1) << top_bit(others)) - 1)
+        else:
+            top = mine
+        k = popcount(top) + popcount(c.m2[p] & top)
+        if k == 0:
+            continue
+        if c.trump >= 0 and s != c.trump:
+            lim = k
+            for o in range(1, 4):
+                q = (p + o) & 3
+                if c.m1[q] & SUITMASK[c.trump]:
+                    len_o = popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
+                    if len_o < lim:
+                        lim = len_o
+            k = lim
+        total += k
+    return total
+
+
+cdef bint search(Ctx* c, int need, int left) noexcept nogil:
+    """Can North-South take at least `need` of the `left` tricks still to finish?"""
+    cdef int moves[16]
+    cdef int n, i, e, p, won, qt
+    cdef uint32_t bit, key[8]
+    cdef uint64_t h = 0
+    cdef Entry* ent
+    cdef bint ns, r, res, boundary
+    cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
+    cdef uint32_t s_tmask
+    cdef bint from_m2
+    if need <= 0:
+        return 1
+    if need > left:
+        return 0
+    c.nodes += 1
+    boundary = c.ntrick == 0
+    if boundary:
+        if left == 1:
+            return ((last_trick(c) & 1) == 0) >= need
+        make_key(c, key)
+        h = hash_key(key, c.to_move)
+        ent = tt_find(c, key, c.to_move, h)
+        if ent != NULL:
+            if ent.lb >= need:
+                return 1
+            if ent.ub < need:
+                return 0
+        qt = quick_tricks(c)
+        if (c.to_move & 1) == 0:
+            if qt >= need:
+                return 1
+        elif left - qt < need:
+            return 0
+    p = c.to_move
+    ns = (p & 1) == 0
+    res = 0 if ns else 1
+    n = gen_moves(c, p, moves)
+    s_ntrick = c.ntrick
+    s_led = c.led_suit
+    s_ws = c.win_seat
+    s_wb = c.win_bit
+    s_tm = c.to_move
+    s_tmask = c.trick_mask
+    for i in range(n):
+        e = moves[i]
+        bit = (<uint32_t>1) << e
+        from_m2 = (c.m2[p] & bit) != 0
+        if from_m2:
+            c.m2[p] ^= bit
+        else:
+            c.m1[p] ^= bit
+        if c.ntrick == 0:
+            c.led_suit = e >> 3
+            c.win_seat = p
+            c.win_bit = e
+        else:
+            su = e >> 3
+            if (su == (c.win_bit >> 3) and e > c.win_bit) or (su == c.trump and (c.win_bit >> 3) != c.trump):
+                c.win_seat = p
+                c.win_bit = e
+        c.ntrick += 1
+        c.trick_mask |= bit
+        if c.ntrick == c.trick_size:
+            ws = c.win_seat
+            won = 1 if (ws & 1) == 0 else 0
+            c.ntrick = 0
+            c.trick_mask = 0
+            c.to_move = ws
+            r = search(c, need - won, left - 1)
+        else:
+            c.to_move = c.nxt[p]
+            r = search(c, need, left)
+        c.ntrick = s_ntrick
+        c.led_suit = s_led
+        c.win_seat = s_ws
+        c.win_bit = s_wb
+        c.to_move = s_tm
+        c.trick_mask = s_tmask
+        if from_m2:
+            c.m2[p] |= bit
+        else:
+            c.m1[p] |= bit
+        if ns and r:
+            res = 1
+            break
+        if not ns and not r:
+            res = 0
+            break
+    if boundary:
+        tt_store(c, key, s_tm, h, left, need, res)
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# Roots
+
+cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+               const int* trick, int ntrick) noexcept nogil:
+    """Load a position; returns the tricks left (the current trick counts as one)."""
+    cdef int p, k, e, su, q
+    cdef uint32_t bit
+    for p in range(4):
+        c.m1[p] = 0
+        c.m2[p] = 0
+        if p == out:
+            continue
+        for k in range(24):
+            bit = (<uint32_t>1) << LAYOUT[strain][k]
+            if counts[p * 24 + k] >= 1:
+                c.m1[p] |= bit
+            if counts[p * 24 + k] >= 2:
+                c.m2[p] |= bit
+    c.trump = strain if strain < 4 else -1
+    for p in range(4):
+        q = (p + 1) & 3
+        if q == out:
+            q = (q + 1) & 3
+        c.nxt[p] = q
+    c.trick_size = 4 if out < 0 else 3
+    c.ntrick = 0
+    c.trick_mask = 0
+    c.to_move = leader
+    p = leader
+    for k in range(ntrick):
+        e = LAYOUT[strain][trick[k]]
+        bit = (<uint32_t>1) << e
+        if k == 0:
+            c.led_suit = e >> 3
+            c.win_seat = p
+            c.win_bit = e
+        else:
+            su = e >> 3
+            if (su == (c.win_bit >> 3) and e > c.win_bit) or (su == c.trump and (c.win_bit >> 3) != c.trump):
+                c.win_seat = p
+                c.win_bit = e
+        c.ntrick += 1
+        c.trick_mask |= bit
+        p = c.nxt[p]
+    c.to_move = p
+    # a new configuration (strain, seat out) gets a new stamp; entries of others are stale
+    c.stamp = (<uint32_t>(strain + 1)) | ((<uint32_t>(out + 1)) << 4) | (c.stamp & 0xFFFFFF00u)
+    return popcount(c.m1[p]) + popcount(c.m2[p])
+
+
+cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                    const int* trick, int ntrick, int guess) noexcept nogil:
+    """Exact NS tricks from the position (the current trick included)."""
+    cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
+    cdef int lb = 0, ub = left, t
+    if guess < 0:
+        guess = (left + 1) // 2
+    while lb < ub:
+        t = guess
+        if t <= lb:
+            t = lb + 1
+        if t > ub:
+            t = ub
+        if search(c, t, left):
+            lb = t
+            guess = t + 1
+        else:
+            ub = t - 1
+            guess = t - 1
+    return lb
+
+
+cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                       const int* trick, int ntrick, int target) noexcept nogil:
+    cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
+    return 1 if search(c, target, left) else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Python face (thin; the public API is solver.solve)
+
+cdef class Solver:
+    """A search context with its own transposition table of ``2**tt_bits`` entries.
+
+    Not thread-safe: one Solver per thread.  Counts are per seat, per card id (4 × 24, uint8).
+    """
+
+    cdef Ctx c
+
+    def __cinit__(self, int tt_bits=16):
+        if tt_bits < 4 or tt_bits > 28:
+            raise ValueError(f"tt_bits must be 4..28, got {tt_bits}")
+        if ctx_init(&self.c, tt_bits) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+
+    def __dealloc__(self):
+        ctx_free(&self.c)
+
+    @property
+    def nodes(self):
+        """Nodes searched since the last reset_nodes()."""
+        return self.c.nodes
+
+    def reset_nodes(self):
+        self.c.nodes = 0
+
+    def clear(self):
+        """Forget every stored bound (entries are also kept apart by strain and seat out)."""
+        self.c.stamp = (self.c.stamp & 0xFFFFFF00u) + 0x100u
+
+    def solve(self, const uint8_t[:, ::1] counts, int strain, int leader, int out=-1,
+              trick=(), int guess=-1):
+        """NS tricks from the position: ``counts`` 4 × 24 remaining cards, ``leader`` the seat
+        that led the current trick (or leads next), ``trick`` the card ids played to it."""
+        cdef int tr[4]
+        cdef int nt = _load_trick(trick, tr)
+        _check(counts, strain, leader, out)
+        cdef int r
+        with nogil:
+            r = solve_root(&self.c, &counts[0, 0], strain, leader, out, tr, nt, guess)
+        return r
+
+    def can_take(self, const uint8_t[:, ::1] counts, int strain, int leader, int out=-1,
+                 trick=(), int target=0):
+        """Whether NS can take at least ``target`` of the remaining tricks."""
+        cdef int tr[4]
+        cdef int nt = _load_trick(trick, tr)
+        _check(counts, strain, leader, out)
+        cdef int r
+        with nogil:
+            r = can_take_root(&self.c, &counts[0, 0], strain, leader, out, tr, nt, target)
+        return bool(r)
+
+    def tables(self, const uint8_t[:, :, ::1] counts, const int[::1] strains,
+               const int[:, ::1] leaders, int out, int[:, :, ::1] result):
+        """For each deal i, strain j and leader slot k: NS tricks with ``leaders[i, k]`` on lead
+        (skipped where the leader is -1) into ``result[i, k, j]``.  Releases the GIL."""
+        if not _layout_ready:
+            raise RuntimeError("solver layout not installed (import solver.solve)")
+        with nogil:
+            _tables(&self.c, counts, strains, leaders, out, result)
+
+
+cdef inline void _check(const uint8_t[:, ::1] counts, int strain, int leader, int out) except *:
+    if not _layout_ready:
+        raise RuntimeError("solver layout not installed (import solver.solve)")
+    if counts.shape[0] != 4 or counts.shape[1] != 24:
+        raise ValueError("counts must be 4 x 24")
+    if strain < 0 or strain > 5 or leader < 0 or leader > 3 or out < -1 or out > 3 or leader == out:
+        raise ValueError("strain, leader or seat out of range")
+
+
+cdef int _load_trick(trick, int* tr) except -1:
+    cdef int n = len(trick), k
+    if n > 3:
+        raise ValueError("a trick in progress holds at most 3 cards")
+    for k in range(n):
+        tr[k] = int(trick[k])
+        if tr[k] < 0 or tr[k] > 23:
+            raise ValueError("card id out of range")
+    return n
+
+
+cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                  const int[:, ::1] leaders, int out, int[:, :, ::1] result) noexcept nogil:
+    cdef Py_ssize_t i, j, k
+    cdef int guess, v
+    for i in range(counts.shape[0]):
+        for j in range(strains.shape[0]):
+            guess = -1
+            for k in range(leaders.shape[1]):
+                if leaders[i, k] < 0:
+                    continue
+                v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
+                result[i, k, j] = v
+                guess = v
+
+
+def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                 const int[:, ::1] leaders, int out=-1, int tt_bits=16):
+    """Batch entry: a fresh Solver over many deals (see Solver.tables); returns an int array."""
+    import numpy as np
+    res = np.zeros((counts.shape[0], leaders.shape[1], strains.shape[0]), dtype=np.intc)
+    cdef int[:, :, ::1] rv = res
+    s = Solver(tt_bits)
+    if not _layout_ready:
+        raise RuntimeError("solver layout not installed (import solver.solve)")
+    with nogil:
+        _tables(&(<Solver>s).c, counts, strains, leaders, out, rv)
+    return res

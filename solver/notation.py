@@ -1,0 +1,318 @@
+"""Deal, hand and card notation, and the :class:`Position` of a hand in play (RULES.md §4).
+
+Every notation has a parser and a formatter that round-trip:
+
+- cards: :func:`parse_card` / ``str(card)`` — tokens ``SA``, ``AS``, ``10H``, ``A♠``, any case;
+  canonical form suit-then-rank (``SA``, ``HT``, ``D9``) as in PBN play sections;
+- hands: :func:`parse_hand` / :func:`format_hand` — ``spades.hearts.diamonds.clubs``;
+- deals: :meth:`Deal.from_pbn` / :meth:`Deal.pbn` — ``N:<hand> <hand> <hand> <hand>``.
+
+A :class:`Position` is a deal, a strain, the leader of the first trick and the cards played
+since, with ``play()`` / ``undo()`` (python-chess style make/unmake).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterable, Sequence
+
+from .rules import (
+    Card, DeckForm, IllegalPlayError, NotationError, Rank, Seat, Side, Strain, Suit,
+    effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, trick_winner,
+)
+
+__all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "Deal", "Position"]
+
+_SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+               "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_RANK_CHARS = {"9": 0, "T": 1, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
+_CARD_RE = re.compile(r"^(?:(?P<s1>[SHDC♠♥♦♣♤♡♢♧])(?P<r1>10|[2-9TJQKA])|(?P<r2>10|[2-9TJQKA])(?P<s2>[SHDC♠♥♦♣♤♡♢♧]))$")
+
+
+def parse_card(text: str) -> Card:
+    """Read one card token (``SA``, ``AS``, ``10H``, ``hT``, ``A♠``).
+
+    Returns a :class:`~solver.rules.Card`.  Raises NotationError quoting the token for an
+    unknown rank or suit.
+    """
+    token = str(text).strip().upper()
+    m = _CARD_RE.match(token)
+    if not m:
+        raise NotationError(f"cannot read card {text!r} (expected suit and rank, like SA, 10H or A♠)")
+    suit = m.group("s1") or m.group("s2")
+    rank = m.group("r1") or m.group("r2")
+    if rank not in _RANK_CHARS:
+        raise NotationError(f"unknown rank {rank!r} in card {text!r} (Bid Euchre ranks: 9 10 J Q K A)")
+    return Card.make(_SUIT_CHARS[suit], _RANK_CHARS[rank])
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read a sequence of card tokens separated by spaces or commas (``"SA SK, H9"``)."""
+    tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens if str(t).strip()]
+
+
+def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
+    """Read a hand: ``spades.hearts.diamonds.clubs`` (``AJ.KQ9..JT``) or card tokens (``SA SJ``).
+
+    Ranks ``A K Q J T 9`` (``10`` accepted for ``T``), any case; a rank may repeat (double decks).
+    Returns the cards, sorted.  Raises NotationError naming ``where`` and the bad text.
+    """
+    text = text.strip()
+    if "." not in text:
+        if not text or text == "-":
+            return []
+        try:
+            return sorted(parse_cards(text))
+        except NotationError as exc:
+            raise NotationError(f"{where}: {exc}") from None
+    parts = text.split(".")
+    if len(parts) != 4:
+        raise NotationError(f"{where} {text!r} has {len(parts)} suits; expected 4 (spades.hearts.diamonds.clubs)")
+    cards: list[Card] = []
+    for suit, part in enumerate(parts):
+        i = 0
+        part = part.upper()
+        while i < len(part):
+            if part.startswith("10", i):
+                rank, i = "10", i + 2
+            else:
+                rank, i = part[i], i + 1
+            if rank not in _RANK_CHARS:
+                raise NotationError(f"{where} {text!r}: unknown rank {rank!r} in {Suit(suit).name} (Bid Euchre ranks: 9 10 J Q K A)")
+            cards.append(Card.make(suit, _RANK_CHARS[rank]))
+    return sorted(cards)
+
+
+def format_hand(cards: Iterable[int]) -> str:
+    """Format cards as ``spades.hearts.diamonds.clubs``, ranks high to low (``AK9.T..QJ``)."""
+    by_suit: list[list[int]] = [[], [], [], []]
+    for c in cards:
+        by_suit[c // 6].append(c % 6)
+    return ".".join("".join("9TJQKA"[r] for r in sorted(rs, reverse=True)) for rs in by_suit)
+
+
+def _counts(cards: Iterable[int]) -> list[int]:
+    out = [0] * 24
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+class Deal:
+    """The four hands at the start of a hand (or of a partial position), with deck and dealer.
+
+    ``hands[seat]`` is a sorted tuple of :class:`Card` (a card twice when both copies are held).
+    All hands hold the same number of cards, at most ``deck.hand``; fewer makes a partial deal
+    whose missing cards are out of play.  Raises NotationError (naming the hand, the card and
+    the count) for a card held twice in a single deck, a third copy in a double deck, a rank
+    the deck form lacks, hands of different sizes, or too many cards.
+    """
+
+    __slots__ = ("hands", "deck", "dealer", "first")
+
+    def __init__(self, hands: Sequence[Iterable[int]], deck: str | DeckForm = "single24",
+                 dealer: int | str | None = None, *, first: int | str = Seat.N):
+        self.deck = get_deck(deck)
+        if len(hands) != 4:
+            raise NotationError(f"a deal needs 4 hands, got {len(hands)}")
+        self.hands = tuple(tuple(sorted(Card(c) for c in h)) for h in hands)
+        self.first = parse_seat(first)
+        self.dealer = self.first if dealer is None else parse_seat(dealer)
+        self._check()
+
+    def _check(self) -> None:
+        deck = self.deck
+        allowed = set(deck.card_ids)
+        total: Counter = Counter()
+        for seat, hand in zip(Seat, self.hands):
+            for card, n in Counter(hand).items():
+                if card not in allowed:
+                    raise NotationError(f"hand {seat.name}: card {card} is not in the {deck.name} deck "
+                                        f"(ranks {' '.join(r.char for r in deck.ranks)})")
+                total[card] += n
+        for card, n in total.items():
+            if n > deck.copies:
+                holders = [s.name for s, h in zip(Seat, self.hands) if card in h]
+                what = "held twice in a single deck" if deck.copies == 1 else f"held {n} times; the {deck.name} deck has 2 copies"
+                raise NotationError(f"card {card} {what} (hands {' '.join(holders)})")
+        sizes = [len(h) for h in self.hands]
+        for seat, n in zip(Seat, sizes):
+            if n > deck.hand:
+                raise NotationError(f"hand {seat.name} holds {n} cards; {deck.name} deals {deck.hand}")
+        if len(set(sizes)) != 1:
+            desc = ", ".join(f"{s.name} {n}" for s, n in zip(Seat, sizes))
+            raise NotationError(f"hands must hold the same number of cards ({desc}; {deck.name} deals {deck.hand})")
+
+    # -- notation ---------------------------------------------------------------------------
+    @classmethod
+    def from_pbn(cls, text: str, deck: str | DeckForm = "single24",
+                 dealer: int | str | None = None) -> "Deal":
+        """Parse ``N:<hand> <hand> <hand> <hand>`` (RULES.md §4).
+
+        The letter names the seat of the first hand, the others follow clockwise.  ``dealer``
+        defaults to that seat.  Raises NotationError naming the hand and the card.
+        """
+        raw = text.strip()
+        m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", raw, re.S)
+        if not m:
+            raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")
+        first = parse_seat(m.group(1))
+        fields = m.group(2).split()
+        if len(fields) != 4:
+            raise NotationError(f"deal {text!r} has {len(fields)} hands; expected 4")
+        hands: list[list[Card]] = [[], [], [], []]
+        for i, field in enumerate(fields):
+            seat = Seat((first + i) % 4)
+            if field == "-":
+                raise NotationError(f"hand {seat.name} is hidden ('-'); a deal to solve needs all four hands")
+            if field.count(".") != 3:
+                raise NotationError(f"hand {seat.name} {field!r} has {field.count('.') + 1} suits; expected 4 (spades.hearts.diamonds.clubs)")
+            hands[seat] = parse_hand(field, where=f"hand {seat.name}")
+        return cls(hands, deck, dealer, first=first)
+
+    def pbn(self, first: int | str | None = None) -> str:
+        """Format as ``N:<hand> <hand> <hand> <hand>``, starting from ``first`` (default: the
+        seat the deal was read with)."""
+        first = self.first if first is None else parse_seat(first)
+        return f"{first.name}:" + " ".join(format_hand(self.hands[(first + i) % 4]) for i in range(4))
+
+    def counts(self) -> list[list[int]]:
+        """Per seat, the count of each of the 24 cards (0, 1 or 2)."""
+        return [_counts(h) for h in self.hands]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Deal) and (self.hands, self.deck, self.dealer) == (other.hands, other.deck, other.dealer)
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.deck.name, self.dealer))
+
+    def __str__(self) -> str:
+        return self.pbn()
+
+    def __repr__(self) -> str:
+        return f"Deal.from_pbn({self.pbn()!r}, deck={self.deck.name!r}, dealer={self.dealer.name!r})"
+
+
+class Position:
+    """A deal in play: strain, leader of the first trick, lone seat and the cards played since.
+
+    ``played`` is in play order starting with ``leader``'s lead and may stop mid-trick.  With
+    ``lone`` set, that seat's partner sits out: tricks have three cards and a lead that would
+    fall to the empty seat passes to the next seat clockwise (RULES.md §1).  Raises
+    IllegalPlayError naming the trick number, the seat and the card for a card not held or
+    one that fails to follow suit.
+
+    Attributes: ``to_move`` (Seat), ``trick`` (list of (Seat, Card) in the current trick),
+    ``tricks_won`` (dict Side → tricks), ``hands`` (remaining cards per seat, 24 counts).
+    """
+
+    def __init__(self, deal: Deal, strain: int | str, leader: int | str | None = None,
+                 played: Iterable[int | str] = (), lone: int | str | None = None):
+        self.deal = deal
+        self.strain = parse_strain(strain)
+        self.lone = None if lone is None else parse_seat(lone)
+        self.out = None if self.lone is None else self.lone.partner
+        lead = deal.first if leader is None else parse_seat(leader)
+        if self.out is not None and lead == self.out:
+            lead = next_active(lead, self.out)
+        self.leader = lead
+        self.hands = deal.counts()
+        self.to_move = lead
+        self.trick: list[tuple[Seat, Card]] = []
+        self.tricks_won = {Side.NS: 0, Side.EW: 0}
+        self.played: list[Card] = []
+        self._history: list[tuple] = []
+        if isinstance(played, str):
+            played = parse_cards(played)
+        for token in played:
+            self.play(parse_card(token) if isinstance(token, str) else Card(token))
+
+    # -- queries ----------------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats that play (three in a lone hand)."""
+        return tuple(s for s in Seat if s != self.out)
+
+    @property
+    def trick_size(self) -> int:
+        return 3 if self.out is not None else 4
+
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick in progress (or the next one)."""
+        return len(self.played) // self.trick_size + 1
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks not yet complete (including the one in progress)."""
+        return sum(self.hands[self.to_move]) + (1 if self.trick else 0)
+
+    @property
+    def is_over(self) -> bool:
+        return not self.trick and sum(self.hands[self.to_move]) == 0
+
+    def hand(self, seat: int) -> list[Card]:
+        """The remaining cards of ``seat``, sorted (a card twice when both copies are held)."""
+        return [Card(c) for c in range(24) for _ in range(self.hands[seat][c])]
+
+    def legal_cards(self) -> list[Card]:
+        """The distinct cards the player to move may play (follow suit if able)."""
+        led = self.trick[0][1] if self.trick else None
+        return legal_cards(self.hand(self.to_move), led, self.strain)
+
+    def copy(self) -> "Position":
+        return Position(self.deal, self.strain, self.leader, self.played, self.lone)
+
+    # -- make / unmake ----------------------------------------------------------------------
+    def play(self, card: int | str) -> Seat | None:
+        """Play ``card`` for the player to move.  Returns the trick's winner when it completes
+        the trick, else None.  Raises IllegalPlayError."""
+        card = parse_card(card) if isinstance(card, str) else Card(card)
+        seat = self.to_move
+        where = f"trick {self.trick_number}: {seat.name}"
+        if self.is_over:
+            raise IllegalPlayError(f"{where} cannot play {card}: the hand is over")
+        if self.hands[seat][card] == 0:
+            raise IllegalPlayError(f"{where} cannot play {card}: not in hand {seat.name} ({format_hand(self.hand(seat))})")
+        if self.trick:
+            led = self.trick[0][1]
+            suit = effective_suit(led, self.strain)
+            if effective_suit(card, self.strain) != suit and any(
+                    effective_suit(c, self.strain) == suit for c in self.hand(seat)):
+                raise IllegalPlayError(f"{where} cannot play {card}: must follow {suit.name} (led {led})")
+        self._history.append((self.to_move, list(self.trick)))
+        self.hands[seat][card] -= 1
+        self.played.append(card)
+        self.trick.append((seat, card))
+        if len(self.trick) == self.trick_size:
+            w = trick_winner([c for _, c in self.trick], self.strain)
+            winner = self.trick[w][0]
+            self.tricks_won[winner.side] += 1
+            self.trick = []
+            self.to_move = winner
+            return winner
+        self.to_move = next_active(seat, self.out)
+        return None
+
+    def undo(self) -> Card:
+        """Take back the last card played; returns it.  Raises IllegalPlayError if none."""
+        if not self.played:
+            raise IllegalPlayError("no card to undo")
+        card = self.played.pop()
+        to_move, trick = self._history.pop()
+        if not self.trick:  # the card completed a trick
+            w = trick_winner([c for _, c in trick] + [card], self.strain)
+            winner = (trick + [(to_move, card)])[w][0]
+            self.tricks_won[winner.side] -= 1
+        self.to_move = to_move
+        self.trick = trick
+        self.hands[to_move][card] += 1
+        return card
+
+    def __repr__(self) -> str:
+        played = " ".join(str(c) for c in self.played)
+        return (f"Position(Deal.from_pbn({self.deal.pbn()!r}, deck={self.deal.deck.name!r}), "
+                f"strain={self.strain.name!r}, leader={self.leader.name!r}, played={played!r}"
+                + (f", lone={self.lone.name!r})" if self.lone is not None else ")"))

@@ -1,0 +1,460 @@
+"""The rules of Bid Euchre, in one place (RULES.md §1 and §2).
+
+Small values are plain ints with names (``IntEnum``): a card is an index ``suit * 6 + rank``
+into the 24 distinct cards; double decks hold two copies of some of those cards.  Three
+functions decide the play and everything else calls them (the Cython core is given a table
+built from :func:`effective_suit` and :func:`rank_order`):
+
+- :func:`effective_suit` — the suit a card belongs to under a strain (the left bower is trump);
+- :func:`rank_order` — a card's order within its effective suit (bowers; NT; NTL reversed);
+- :func:`trick_winner` — which card of a trick wins (highest trump, else highest of the suit
+  led; of two identical cards the first played wins).
+
+The five presets of RULES.md §2 are data (:data:`PRESETS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from typing import Iterable, Sequence
+
+__all__ = [
+    "BidEuchreError", "NotationError", "IllegalPlayError", "RulesError",
+    "Seat", "Side", "Suit", "Rank", "Card", "Strain", "DeckForm", "DECKS",
+    "LoneBid", "Preset", "PRESETS", "get_preset", "get_deck", "parse_strain", "parse_seat",
+    "effective_suit", "rank_order", "trick_winner", "legal_cards", "next_active",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors (STYLE.md: one ValueError subclass per kind, under one base)
+
+class BidEuchreError(ValueError):
+    """Base of every error bideuchre raises on bad input."""
+
+
+class NotationError(BidEuchreError):
+    """A deal, hand, card, seat or strain that cannot be read, or a deal of the wrong shape."""
+
+
+class IllegalPlayError(BidEuchreError):
+    """A card played out of turn, not held, or failing to follow suit (RULES.md §1)."""
+
+
+class RulesError(BidEuchreError):
+    """A request the rules do not allow: a strain or bid the preset lacks, a bad lone seat."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Seats, suits, ranks, cards, strains
+
+class Seat(IntEnum):
+    """The four seats, clockwise (RULES.md §1).  ``Seat.N.left`` is E; partners are opposite."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @property
+    def left(self) -> "Seat":
+        """The next seat clockwise."""
+        return Seat((self + 1) % 4)
+
+    @property
+    def partner(self) -> "Seat":
+        """The seat opposite."""
+        return Seat((self + 2) % 4)
+
+    @property
+    def side(self) -> "Side":
+        """The partnership: ``Side.NS`` or ``Side.EW``."""
+        return Side(self % 2)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Side(IntEnum):
+    """The two partnerships."""
+
+    NS = 0
+    EW = 1
+
+    @property
+    def other(self) -> "Side":
+        return Side(1 - self)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Suit(IntEnum):
+    """Suits in PBN order (spades, hearts, diamonds, clubs)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def same_colour(self) -> "Suit":
+        """The other suit of the same colour (the left bower's printed suit)."""
+        return Suit(3 - self)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rank(IntEnum):
+    """Ranks from nine to ace."""
+
+    R9 = 0
+    T = 1
+    J = 2
+    Q = 3
+    K = 4
+    A = 5
+
+    @property
+    def char(self) -> str:
+        return "9TJQKA"[self]
+
+    def __str__(self) -> str:
+        return self.char
+
+
+class Card(IntEnum):
+    """One of the 24 distinct cards: ``suit * 6 + rank``.  ``str(Card.SA) == "SA"``."""
+
+    S9 = 0; ST = 1; SJ = 2; SQ = 3; SK = 4; SA = 5  # noqa: E702
+    H9 = 6; HT = 7; HJ = 8; HQ = 9; HK = 10; HA = 11  # noqa: E702
+    D9 = 12; DT = 13; DJ = 14; DQ = 15; DK = 16; DA = 17  # noqa: E702
+    C9 = 18; CT = 19; CJ = 20; CQ = 21; CK = 22; CA = 23  # noqa: E702
+
+    @classmethod
+    def make(cls, suit: int, rank: int) -> "Card":
+        return cls(suit * 6 + rank)
+
+    @property
+    def suit(self) -> Suit:
+        """The printed suit (see :func:`effective_suit` for the suit in play)."""
+        return Suit(self // 6)
+
+    @property
+    def rank(self) -> Rank:
+        return Rank(self % 6)
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read a card token: ``SA``, ``AS``, ``10H``, ``hT``, ``A♠``.  Raises NotationError."""
+        from .notation import parse_card  # notation owns the text forms
+
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        return "SHDC"[self // 6] + "9TJQKA"[self % 6]
+
+    def __repr__(self) -> str:
+        return f"Card.{self.name}"
+
+
+class Strain(IntEnum):
+    """The six strains: four trump suits, no trump, no trump low (RULES.md §1)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+    NT = 4
+    NTL = 5
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or None in NT and NTL."""
+        return Suit(int(self)) if self < 4 else None
+
+    @property
+    def symbol(self) -> str:
+        return ("♠", "♥", "♦", "♣", "NT", "NT↓")[self]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _enum_lookup(enum, text: str, what: str):
+    key = text.strip().upper()
+    try:
+        return enum[key]
+    except KeyError:
+        names = " ".join(m.name for m in enum)
+        raise NotationError(f"unknown {what} {text!r} (expected one of: {names})") from None
+
+
+def parse_seat(text: str | int | Seat) -> Seat:
+    """``"n"`` → ``Seat.N``.  Raises NotationError naming the text."""
+    if isinstance(text, int):
+        return Seat(text)
+    return _enum_lookup(Seat, text, "seat")
+
+
+_STRAIN_ALIASES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "NT↓": "NTL", "NTLOW": "NTL",
+                   "LOW": "NTL", "N": "NT"}
+
+
+def parse_strain(text: str | int | Strain) -> Strain:
+    """``"h"``, ``"♥"``, ``"NT"``, ``"NT↓"``/``"NTL"`` → Strain.  Raises NotationError."""
+    if isinstance(text, int):
+        return Strain(text)
+    key = text.strip().upper()
+    key = _STRAIN_ALIASES.get(key, key)
+    return _enum_lookup(Strain, key, "strain")
+
+
+# ---------------------------------------------------------------------------------------------
+# Deck forms
+
+@dataclass(frozen=True)
+class DeckForm:
+    """A deck form of RULES.md §1: which ranks, how many copies of each card.
+
+    ``cards`` is the deck size, ``hand`` the cards (and tricks) per seat in a partnership deal.
+    """
+
+    name: str
+    ranks: tuple[Rank, ...]
+    copies: int
+
+    @property
+    def cards(self) -> int:
+        return len(self.ranks) * 4 * self.copies
+
+    @property
+    def hand(self) -> int:
+        return self.cards // 4
+
+    @property
+    def card_ids(self) -> tuple[Card, ...]:
+        """The distinct cards of the deck, in Card order."""
+        return tuple(Card.make(s, r) for s in Suit for r in self.ranks)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+DECKS: dict[str, DeckForm] = {
+    "single24": DeckForm("single24", tuple(Rank), 1),
+    "double32": DeckForm("double32", (Rank.J, Rank.Q, Rank.K, Rank.A), 2),
+    "double40": DeckForm("double40", (Rank.T, Rank.J, Rank.Q, Rank.K, Rank.A), 2),
+    "double48": DeckForm("double48", tuple(Rank), 2),
+}
+
+
+def get_deck(name: str | DeckForm) -> DeckForm:
+    """Look up a deck form by name.  Raises NotationError for an unknown name."""
+    if isinstance(name, DeckForm):
+        return name
+    try:
+        return DECKS[name.strip().lower()]
+    except KeyError:
+        raise NotationError(f"unknown deck form {name!r} (expected one of: {' '.join(DECKS)})") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The three play functions
+
+def effective_suit(card: int, strain: int) -> Suit:
+    """The suit ``card`` belongs to when ``strain`` is played (RULES.md §1).
+
+    Under a trump suit the left bower (the jack of the same colour) is a trump; otherwise the
+    printed suit.
+    """
+    suit, rank = divmod(int(card), 6)
+    if strain < 4 and rank == Rank.J and suit == 3 - strain:
+        return Suit(strain)
+    return Suit(suit)
+
+
+def rank_order(card: int, strain: int) -> int:
+    """The order of ``card`` within its effective suit under ``strain``: higher wins.
+
+    Trump: right bower 6 > left bower 5 > A 4 > K 3 > Q 2 > 10 1 > 9 0.  Other suits and NT:
+    A 5 > K 4 > Q 3 > J 2 > 10 1 > 9 0.  NTL reverses it: 9 5 > 10 4 > ... > A 0 (RULES.md §1).
+    """
+    suit, rank = divmod(int(card), 6)
+    if strain == Strain.NTL:
+        return 5 - rank
+    if strain < 4:
+        if rank == Rank.J:
+            if suit == strain:
+                return 6
+            if suit == 3 - strain:
+                return 5
+        if suit == strain:
+            return (0, 1, -1, 2, 3, 4)[rank]
+    return rank
+
+
+def trick_winner(cards: Sequence[int], strain: int) -> int:
+    """Index into ``cards`` (in play order) of the card that wins the trick (RULES.md §1).
+
+    The highest trump wins; with no trump in the trick, the highest card of the suit led.
+    Of two identical cards the first played wins (only a strictly higher card takes over).
+    """
+    if not cards:
+        raise ValueError("a trick needs at least one card")
+    trump = strain if strain < 4 else -1
+    best = 0
+    best_suit = effective_suit(cards[0], strain)
+    best_order = rank_order(cards[0], strain)
+    for i in range(1, len(cards)):
+        s = effective_suit(cards[i], strain)
+        o = rank_order(cards[i], strain)
+        if (s == best_suit and o > best_order) or (s == trump and best_suit != trump):
+            best, best_suit, best_order = i, s, o
+    return best
+
+
+def legal_cards(hand: Iterable[int], led: int | None, strain: int) -> list[Card]:
+    """The distinct cards of ``hand`` that may be played to a trick whose first card is ``led``.
+
+    Follow the led card's effective suit if able; otherwise any card (RULES.md §1).
+    """
+    distinct = sorted({Card(c) for c in hand})
+    if led is None:
+        return distinct
+    suit = effective_suit(led, strain)
+    follow = [c for c in distinct if effective_suit(c, strain) == suit]
+    return follow or distinct
+
+
+def next_active(seat: int, out: int | None) -> Seat:
+    """The next seat clockwise after ``seat``, skipping ``out`` (a lone hand's partner)."""
+    nxt = (seat + 1) % 4
+    if out is not None and nxt == out:
+        nxt = (nxt + 1) % 4
+    return Seat(nxt)
+
+
+# ---------------------------------------------------------------------------------------------
+# Presets (RULES.md §2): every number is a table option with the preset's value as default
+
+@dataclass(frozen=True)
+class LoneBid:
+    """A lone bid: its name, its rung (higher beats lower), the exchange, and its value.
+
+    ``give``: cards the partner gives the bidder; ``discard``: cards the bidder lays out.
+    ``blind``: both choose before seeing the other's cards.  ``value`` in points (made: +value,
+    failed: -value).  ``ends_auction``: nothing may be bid after it (the moonshot).
+    """
+
+    name: str
+    give: int = 0
+    discard: int = 0
+    value: int = 12
+    blind: bool = False
+    ends_auction: bool = False
+    strain_named: str = "after"
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One table's rules (RULES.md §2, one preset per seed text).
+
+    Fields: ``deck`` (DeckForm), ``strains`` (allowed), ``min_bid``/``max_bid`` (number bids in
+    tricks; ``max_bid`` None means all tricks), ``strain_named`` (``"after"`` the auction or
+    ``"with"`` the bid), ``lone_bids`` (low → high, all above every number bid),
+    ``dealer_must_bid`` (if the first three pass the dealer must bid ≥ min), ``dealer_may_equal``
+    (racehorse), ``stick`` (the standard option), ``first_lead`` (``"declarer"`` or
+    ``"left_of_dealer"``), ``set_penalty`` (``None``: the bid; an int: flat), ``defenders_vs_lone``
+    (``"tricks"`` or ``"nothing"``), ``target`` (points) or ``hands`` (a fixed number of hands),
+    ``win_needs_bid_result`` (the game can only be won on a hand the side made or set a bid),
+    ``bidders_win_ties`` (pepper: both cross on one hand, the bidding side wins).
+    """
+
+    name: str
+    seed: str
+    deck: DeckForm
+    strains: tuple[Strain, ...]
+    min_bid: int = 3
+    max_bid: int | None = None
+    strain_named: str = "after"
+    lone_bids: tuple[LoneBid, ...] = ()
+    dealer_must_bid: bool = False
+    dealer_may_equal: bool = False
+    stick: bool = False
+    first_lead: str = "declarer"
+    set_penalty: int | None = None
+    defenders_vs_lone: str = "tricks"
+    target: int | None = 32
+    hands: int | None = None
+    win_needs_bid_result: bool = False
+    bidders_win_ties: bool = False
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def tricks(self) -> int:
+        """Tricks per hand."""
+        return self.deck.hand
+
+    @property
+    def top_bid(self) -> int:
+        """The highest number bid, in tricks."""
+        return self.max_bid if self.max_bid is not None else self.tricks
+
+    def with_options(self, **changes) -> "Preset":
+        """A copy with some table options changed (``preset.with_options(target=42)``)."""
+        return replace(self, **changes)
+
+    def check_strain(self, strain: int) -> Strain:
+        """Return ``strain`` as a Strain, or raise RulesError if this preset does not allow it."""
+        strain = Strain(strain)
+        if strain not in self.strains:
+            allowed = " ".join(s.name for s in self.strains)
+            raise RulesError(f"strain {strain.name} is not allowed in preset {self.name!r} (allowed: {allowed})")
+        return strain
+
+
+_SUITS = (Strain.S, Strain.H, Strain.D, Strain.C)
+
+PRESETS: dict[str, Preset] = {
+    "standard": Preset(
+        name="standard", seed="000", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
+        min_bid=3, max_bid=6, lone_bids=(LoneBid("12", give=1, discard=1, value=12),
+                                          LoneBid("24", value=24)),
+        stick=False, first_lead="left_of_dealer", target=32),
+    "pepper": Preset(
+        name="pepper", seed="001", deck=DECKS["single24"], strains=_SUITS, min_bid=3, max_bid=6,
+        lone_bids=(LoneBid("alone", value=12),), dealer_must_bid=True, set_penalty=6,
+        defenders_vs_lone="nothing", target=42, bidders_win_ties=True),
+    "double32": Preset(
+        name="double32", seed="002", deck=DECKS["double32"], strains=_SUITS + (Strain.NT,),
+        min_bid=3, max_bid=7, strain_named="with",
+        lone_bids=(LoneBid("two-card", give=2, discard=2, value=16),
+                   LoneBid("one-card", give=1, discard=1, value=24),
+                   LoneBid("moonshot", value=32, ends_auction=True)),
+        dealer_must_bid=True, target=None, hands=10),
+    "racehorse": Preset(
+        name="racehorse", seed="003", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
+        min_bid=3, max_bid=6, dealer_must_bid=True, dealer_may_equal=True, target=32,
+        win_needs_bid_result=True),
+    "double48": Preset(
+        name="double48", seed="004", deck=DECKS["double48"], strains=_SUITS + (Strain.NT,),
+        min_bid=1, max_bid=None, strain_named="with", target=52, win_needs_bid_result=True,
+        extra={"lone_exchange": None}),
+}
+
+
+def get_preset(name: str | Preset) -> Preset:
+    """Look up a preset by name.  Raises RulesError for an unknown name."""
+    if isinstance(name, Preset):
+        return name
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r} (expected one of: {' '.join(PRESETS)})") from None
