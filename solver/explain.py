@@ -1,0 +1,596 @@
+"""Explain the play: every card's value, the principal variation, the analysis of a played hand.
+
+What DDS gives bridge players (``SolveBoard`` scoring every legal card, ``AnalysePlay``), for Bid
+Euchre (RULES.md §1 for the play, §3 for the terms):
+
+- :func:`card_values` — for the player to move, each legal card with the double-dummy (DD)
+  result if it is played (tricks for each side over the whole hand), the optimal cards marked,
+  equivalent cards (touching in one hand relative to the cards still in play, identical copies)
+  grouped as one choice;
+- :func:`principal_variation` — the line of best play from a position to the end of the hand,
+  trick by trick, with each trick's winner;
+- :func:`explain` — both, plus for each non-optimal card the best reply line showing where its
+  trick goes;
+- :func:`analyse_play` / :func:`analyse_record` — the DD value before the first card and after
+  every card of a played hand, each card that lost tricks marked with its cost, who made the
+  mistake, the cards that were right instead, and the tricks lost per seat.
+
+All searches go through this thread's :func:`solver.solve.get_solver` context, whose
+transposition table persists between calls: the position is solved once, then each card is
+checked with a null-window ``can_take`` at the known value, and only a card that loses tricks
+is counted exactly.  Values are tricks (ints).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .notation import Deal, Position, parse_cards
+from .rules import (
+    Card, IllegalPlayError, RulesError, Seat, Side, Strain, effective_suit, next_active,
+    parse_seat, parse_strain, rank_order, trick_winner,
+)
+from .solve import get_solver
+
+__all__ = [
+    "CardValue", "TrickLine", "Explanation", "PlayStep", "PlayAnalysis",
+    "card_values", "principal_variation", "explain", "analyse_play", "analyse_record",
+    "equivalent_groups",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+def _sides(ns: int, total: int) -> dict[Side, int]:
+    return {Side.NS: ns, Side.EW: total - ns}
+
+
+def _sides_json(v: dict[Side, int]) -> dict[str, int]:
+    return {"NS": v[Side.NS], "EW": v[Side.EW]}
+
+
+@dataclass
+class TrickLine:
+    """One trick of a line of play.
+
+    ``number`` is 1-based within the hand; ``cards`` the (seat, card) pairs in play order,
+    leader first, including ``played`` cards that were already on the table when the line
+    started (a line from a mid-trick position); ``winner`` the seat that takes the trick.
+    """
+
+    number: int
+    leader: Seat
+    cards: list[tuple[Seat, Card]]
+    winner: Seat
+    played: int = 0
+
+    def to_json(self) -> dict:
+        return {"trick": self.number, "leader": self.leader.name,
+                "cards": [str(c) for _, c in self.cards],
+                "seats": [s.name for s, _ in self.cards],
+                "winner": self.winner.name, "already_played": self.played}
+
+
+@dataclass
+class CardValue:
+    """One choice of the player to move: a card and the cards equivalent to it.
+
+    ``card``: the card shown (the highest of its group); ``equivalent``: the other cards of
+    the group (same DD value by construction); ``tricks``: tricks for each side over the whole
+    hand if it is played, with best play after; ``optimal``: whether it keeps the position's DD
+    value; ``cost``: tricks it loses the mover's side (0 when optimal); ``line``: the best play
+    after it to the end of the hand (the card's own trick first), or None when not computed.
+    """
+
+    card: Card
+    equivalent: tuple[Card, ...]
+    tricks: dict[Side, int]
+    optimal: bool
+    cost: int
+    line: list[TrickLine] | None = None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the group, the shown one first."""
+        return (self.card,) + self.equivalent
+
+    def to_json(self) -> dict:
+        obj = {"card": str(self.card), "tricks": _sides_json(self.tricks), "optimal": self.optimal,
+               "equivalent": [str(c) for c in self.equivalent], "cost": self.cost}
+        if self.line is not None:
+            obj["line"] = [t.to_json() for t in self.line]
+        return obj
+
+
+@dataclass
+class Explanation:
+    """The explanation of a position: its DD ``value`` (tricks per side over the whole hand),
+    the player ``to_move``, ``cards`` (one :class:`CardValue` per group, best first) and ``pv``
+    (the principal variation, one :class:`TrickLine` per trick to the end of the hand)."""
+
+    position: Position
+    value: dict[Side, int]
+    to_move: Seat | None
+    cards: list[CardValue]
+    pv: list[TrickLine]
+
+    def to_json(self) -> dict:
+        pos = self.position
+        obj = {"deal": pos.deal.pbn(), "deck": pos.deal.deck.name, "strain": pos.strain.name,
+               "leader": pos.leader.name, "played": [str(c) for c in pos.played],
+               "to_move": None if self.to_move is None else self.to_move.name,
+               "value": _sides_json(self.value),
+               "cards": [c.to_json() for c in self.cards],
+               "pv": [t.to_json() for t in self.pv]}
+        if pos.lone is not None:
+            obj["lone"] = pos.lone.name
+        return obj
+
+
+@dataclass
+class PlayStep:
+    """One card of a played hand and what it did to the DD value.
+
+    ``index``: 0-based in the play; ``trick``: 1-based trick number; ``seat``/``card``: who
+    played what; ``before``/``value``: DD tricks per side over the whole hand before and after
+    the card; ``cost``: tricks the card lost its side (0: it kept the value); ``best``: when
+    ``cost`` > 0, the cards that were right instead (every card of every optimal group);
+    ``winner``: the trick's winner when the card completes a trick, else None.
+    """
+
+    index: int
+    trick: int
+    seat: Seat
+    card: Card
+    before: dict[Side, int]
+    value: dict[Side, int]
+    cost: int
+    best: list[Card] = field(default_factory=list)
+    winner: Seat | None = None
+
+    def to_json(self) -> dict:
+        obj = {"card": str(self.card), "seat": self.seat.name, "value": _sides_json(self.value),
+               "cost": self.cost, "trick": self.trick}
+        if self.cost:
+            obj["best"] = [str(c) for c in self.best]
+        if self.winner is not None:
+            obj["winner"] = self.winner.name
+        return obj
+
+
+@dataclass
+class PlayAnalysis:
+    """The analysis of a played hand (DDS ``AnalysePlay``).
+
+    ``start``: DD tricks per side before the first card; ``steps``: one :class:`PlayStep` per
+    card played; ``lost``: tricks lost per seat (sum of its cards' costs; every seat listed);
+    ``declarer``: the declarer when known (for display).
+    """
+
+    position: Position
+    start: dict[Side, int]
+    steps: list[PlayStep]
+    lost: dict[Seat, int]
+    declarer: Seat | None = None
+
+    @property
+    def mistakes(self) -> list[PlayStep]:
+        """The steps whose card lost tricks."""
+        return [s for s in self.steps if s.cost]
+
+    @property
+    def final(self) -> dict[Side, int]:
+        """DD tricks per side after the last card played."""
+        return self.steps[-1].value if self.steps else self.start
+
+    def to_json(self) -> dict:
+        pos = self.position
+        obj = {"deal": pos.deal.pbn(), "deck": pos.deal.deck.name, "strain": pos.strain.name,
+               "leader": pos.leader.name, "start": _sides_json(self.start),
+               "steps": [s.to_json() for s in self.steps],
+               "lost": {s.name: n for s, n in self.lost.items()}}
+        if pos.lone is not None:
+            obj["lone"] = pos.lone.name
+        if self.declarer is not None:
+            obj["declarer"] = self.declarer.name
+        return obj
+
+
+# ---------------------------------------------------------------------------------------------
+# A light mirror of a Position for the search: card counts as the core wants them
+
+_SUIT = [[int(effective_suit(c, s)) for c in range(24)] for s in range(6)]
+_ORDER = [[rank_order(c, s) for c in range(24)] for s in range(6)]
+_CARDS = list(Card)
+
+
+class _Walk:
+    """Counts (4 × 24 uint8), the current trick and the tricks won, with push/pop; every
+    search question goes to the core with this state."""
+
+    __slots__ = ("counts", "strain", "out", "size", "trick", "seats", "leader", "won", "left",
+                 "solver", "hist", "suit", "order")
+
+    def __init__(self, pos: Position):
+        self.counts = np.array(pos.hands, dtype=np.uint8)
+        if pos.out is not None:
+            self.counts[pos.out] = 0
+        self.strain = int(pos.strain)
+        self.out = -1 if pos.out is None else int(pos.out)
+        self.size = pos.trick_size
+        self.trick = [int(c) for _, c in pos.trick]
+        self.seats = [int(s) for s, _ in pos.trick]
+        self.leader = int(pos.trick[0][0]) if pos.trick else int(pos.to_move)
+        self.won = [pos.tricks_won[Side.NS], pos.tricks_won[Side.EW]]
+        # tricks not yet complete, the current one included (counted from the hand of the
+        # current trick's leader, who has played to it already)
+        self.left = int(self.counts[self.leader].sum()) + (1 if self.trick else 0)
+        self.solver = get_solver(pos.deal.deck)
+        self.hist: list[tuple] = []
+        self.suit = _SUIT[self.strain]
+        self.order = _ORDER[self.strain]
+
+    @property
+    def to_move(self) -> int:
+        if not self.trick:
+            return self.leader
+        p = self.seats[-1]
+        return int(next_active(p, None if self.out < 0 else self.out))
+
+    def legal(self) -> list[int]:
+        p = self.to_move
+        row = self.counts[p]
+        held = [c for c in range(24) if row[c]]
+        if self.trick:
+            led = self.suit[self.trick[0]]
+            follow = [c for c in held if self.suit[c] == led]
+            if follow:
+                return follow
+        return held
+
+    def push(self, card: int) -> int | None:
+        """Play ``card`` for the player to move; the trick's winner when it completes it."""
+        p = self.to_move
+        self.hist.append((self.leader, list(self.trick), list(self.seats), list(self.won), self.left))
+        self.counts[p, card] -= 1
+        self.trick.append(card)
+        self.seats.append(p)
+        if len(self.trick) == self.size:
+            w = self.seats[trick_winner(self.trick, self.strain)]
+            self.won[w & 1] += 1
+            self.left -= 1
+            self.leader = w
+            self.trick = []
+            self.seats = []
+            return w
+        return None
+
+    def pop(self, card: int) -> None:
+        """Take back ``card`` (the last card pushed)."""
+        self.leader, self.trick, self.seats, self.won, self.left = self.hist.pop()
+        self.counts[self.to_move, card] += 1
+
+    # -- questions to the core (NS tricks of the rest, the current trick included) ----------
+    def rest(self, guess: int = -1) -> int:
+        if self.left == 0:
+            return 0
+        return self.solver.solve(self.counts, self.strain, self.leader, self.out, self.trick, guess)
+
+    def can(self, target: int) -> bool:
+        if target <= 0:
+            return True
+        if target > self.left:
+            return False
+        return self.solver.can_take(self.counts, self.strain, self.leader, self.out, self.trick, target)
+
+    def total_ns(self, rest: int) -> int:
+        return self.won[0] + rest
+
+    def total(self) -> int:
+        return self.won[0] + self.won[1] + self.left
+
+
+def equivalent_groups(pos: Position) -> list[list[Card]]:
+    """The legal cards of the player to move in groups of equivalent cards, best first within a
+    group's suit order.
+
+    Two cards of the mover are equivalent when they are in the same effective suit and no card
+    still in play elsewhere (another active hand or the current trick) ranks between them or
+    equals either of them (RULES.md §1: of identical cards the first played wins, so a copy
+    held elsewhere separates).  Identical copies in the mover's hand are one card already.
+    Returns a list of groups, each a list of Card from highest to lowest; groups are in suit
+    order (S H D C, the effective suit) and then from high to low.
+    """
+    strain = pos.strain
+    present = [0] * 24
+    for s in pos.seats:
+        if s != pos.to_move:
+            for c in range(24):
+                present[c] += pos.hands[s][c]
+    for _, c in pos.trick:
+        present[c] += 1
+    return _groups([int(c) for c in pos.legal_cards()], present, strain)
+
+
+def _groups(legal: Sequence[int], present: Sequence[int], strain: int) -> list[list[Card]]:
+    suit, order = _SUIT[strain], _ORDER[strain]
+    # orders of the cards still in play elsewhere, per effective suit
+    out = [set(), set(), set(), set()]
+    for x in range(24):
+        if present[x]:
+            out[suit[x]].add(order[x])
+    key = sorted(legal, key=lambda c: (suit[c], -order[c]))
+    groups: list[list[Card]] = []
+    for c in key:
+        if groups:
+            prev = groups[-1][-1]
+            if suit[prev] == suit[c]:
+                lo, hi = order[c], order[prev]
+                if not any(lo <= o <= hi for o in out[suit[c]]):
+                    groups[-1].append(_CARDS[c])
+                    continue
+        groups.append([_CARDS[c]])
+    return groups
+
+
+def _walk_groups(w: _Walk) -> list[list[int]]:
+    p = w.to_move
+    present = w.counts.sum(axis=0, dtype=np.int32) - w.counts[p]
+    present = present.tolist()
+    for c in w.trick:
+        present[c] += 1
+    return [[int(c) for c in g] for g in _groups(w.legal(), present, w.strain)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring every card
+
+def _score_groups(w: _Walk, root: int, groups: list[list[int]]) -> list[tuple[int, bool]]:
+    """(NS total tricks, optimal) per group for the mover of ``w`` whose rest is worth ``root``
+    NS tricks: a null-window check at the known value first, an exact count only for a card
+    that loses tricks."""
+    ns_moves = (w.to_move & 1) == 0
+    base = w.won[0]
+    out = []
+    for g in groups:
+        card = g[0]
+        w.push(card)
+        need = base + root - w.won[0]          # rest the child must reach to keep the value
+        if ns_moves:
+            ok = w.can(need)
+        else:
+            ok = not w.can(need + 1)
+        if ok:
+            out.append((base + root, True))
+        else:
+            out.append((w.won[0] + _exact_beyond(w, need, ns_moves), False))
+        w.pop(card)
+    return out
+
+
+def _exact_beyond(w: _Walk, need: int, ns_moves: bool) -> int:
+    """NS rest of ``w`` known to be below ``need`` (an NS mover's bad card) or above it (an EW
+    mover's): step the null window away from ``need`` (the first step is the likely answer)."""
+    if ns_moves:
+        t = need - 1
+        while t > 0 and not w.can(t):
+            t -= 1
+        return t
+    t = need + 2
+    while t <= w.left and w.can(t):
+        t += 1
+    return t - 1
+
+
+def card_values(position: Position, lines: bool = False) -> list[CardValue]:
+    """Every legal card of the player to move with its DD result, best first.
+
+    Returns one :class:`CardValue` per group of equivalent cards (see
+    :func:`equivalent_groups`): ``tricks`` per side over the whole hand (tricks already won plus
+    best play after the card), ``optimal`` when it keeps the position's DD value, ``cost`` the
+    tricks it loses the mover's side.  Sorted best first for the mover, then in suit order.
+    With ``lines`` each value carries the best play after its card to the end of the hand.
+    Returns [] when the hand is over.  Does not change ``position``.
+    """
+    if position.is_over:
+        return []
+    w = _Walk(position)
+    root = w.rest()
+    return _card_values(w, root, lines)
+
+
+def _card_values(w: _Walk, root: int, lines: bool) -> list[CardValue]:
+    groups = _walk_groups(w)
+    scored = _score_groups(w, root, groups)
+    mover_side = w.to_move & 1
+    total = w.total()
+    best_ns = w.won[0] + root
+    vals = []
+    for g, (ns, opt) in zip(groups, scored):
+        mine = ns if mover_side == 0 else total - ns
+        best_mine = best_ns if mover_side == 0 else total - best_ns
+        line = _line(w, ns, forced=g[0]) if lines else None
+        vals.append(CardValue(Card(g[0]), tuple(Card(c) for c in g[1:]), _sides(ns, total), opt,
+                              best_mine - mine, line))
+    vals.sort(key=lambda v: v.cost)
+    return vals
+
+
+# ---------------------------------------------------------------------------------------------
+# Lines of best play
+
+def _candidate_order(w: _Walk, groups: list[list[int]]) -> list[int]:
+    """One card per group, in the order a player would try them: when leading, the top of each
+    group (highest first); when following, the cheapest card that takes the trick, else the
+    lowest (a discard, or a card under partner's winner)."""
+    suit, order = w.suit, w.order
+    trump = w.strain if w.strain < 4 else -1
+    if not w.trick:
+        reps = [g[0] for g in groups]
+        return sorted(reps, key=lambda c: (-(suit[c] == trump), -order[c]))
+    wi = trick_winner(w.trick, w.strain)
+    win_card, win_seat = w.trick[wi], w.seats[wi]
+    partner_wins = (win_seat & 1) == (w.to_move & 1)
+
+    def beats(c: int) -> bool:
+        if suit[c] == suit[win_card]:
+            return order[c] > order[win_card]
+        return suit[c] == trump
+
+    reps = [g[-1] for g in groups]
+    if partner_wins:
+        return sorted(reps, key=lambda c: (suit[c] == trump, order[c]))
+    winners = sorted((c for c in reps if beats(c)), key=lambda c: (suit[c] == trump, order[c]))
+    others = sorted((c for c in reps if not beats(c)), key=lambda c: (suit[c] == trump, order[c]))
+    return winners + others
+
+
+def _best_move(w: _Walk, total_ns: int) -> int:
+    """A card for the player to move that keeps the hand worth ``total_ns`` NS tricks."""
+    groups = _walk_groups(w)
+    cands = _candidate_order(w, groups)
+    if len(cands) == 1:
+        return cands[0]
+    ns_moves = (w.to_move & 1) == 0
+    for card in cands[:-1]:
+        w.push(card)
+        need = total_ns - w.won[0]
+        ok = w.can(need) if ns_moves else not w.can(need + 1)
+        w.pop(card)
+        if ok:
+            return card
+    return cands[-1]
+
+
+def _line(w: _Walk, total_ns: int, forced: int | None = None) -> list[TrickLine]:
+    """Best play from the state of ``w``, whose hand is worth ``total_ns`` NS tricks, to the
+    end of the hand, as tricks; with ``forced``, that card is played first (and ``total_ns`` is
+    the hand's worth after it).  Leaves ``w`` as it found it."""
+    tricks: list[TrickLine] = []
+    made: list[int] = []
+    number = _trick_number(w)
+    cur_leader = w.leader
+    cur = [(Seat(s), Card(c)) for s, c in zip(w.seats, w.trick)]
+    already = len(cur)
+    while w.left > 0:
+        card = forced if forced is not None else _best_move(w, total_ns)
+        forced = None
+        p = w.to_move
+        winner = w.push(card)
+        made.append(card)
+        cur.append((Seat(p), Card(card)))
+        if winner is not None:
+            tricks.append(TrickLine(number, Seat(cur_leader), cur, Seat(winner), already))
+            number += 1
+            cur_leader = winner
+            cur = []
+            already = 0
+    for card in reversed(made):
+        w.pop(card)
+    return tricks
+
+
+def _trick_number(w: _Walk) -> int:
+    return w.won[0] + w.won[1] + 1
+
+
+def principal_variation(position: Position) -> list[TrickLine]:
+    """The line of best play from ``position`` to the end of the hand (RULES.md §3).
+
+    Returns one :class:`TrickLine` per trick still to finish (a trick in progress first, its
+    cards already played included and counted in ``played``), each with its winner.  At every
+    turn the card chosen keeps the DD value; among equivalent choices it prefers what a player
+    would play (lead the top of a sequence, win as cheaply as possible, discard the lowest).
+    Does not change ``position``.
+    """
+    w = _Walk(position)
+    return _line(w, w.won[0] + w.rest())
+
+
+def explain(position: Position, lines: bool = True) -> Explanation:
+    """Card values and the principal variation of ``position`` (see :func:`card_values`,
+    :func:`principal_variation`).  With ``lines`` every card carries the best play after it:
+    for a non-optimal card, the reply sequence that shows where its tricks go."""
+    w = _Walk(position)
+    total = w.total()
+    if position.is_over:
+        return Explanation(position, dict(position.tricks_won), None, [], [])
+    root = w.rest()
+    vals = _card_values(w, root, lines)
+    pv = _line(w, w.won[0] + root)
+    return Explanation(position, _sides(w.won[0] + root, total), Seat(w.to_move), vals, pv)
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis of a played hand
+
+def analyse_play(deal: Deal, strain: int | str, leader: int | str, played: Iterable[int | str],
+                 lone: int | str | None = None, declarer: int | str | None = None) -> PlayAnalysis:
+    """The DD value before the first card and after every card of a played hand.
+
+    ``deal``: the four hands at the start; ``strain``; ``leader``: the seat that led the first
+    trick; ``played``: the cards in play order (complete or partial; tokens or Cards);
+    ``lone``: the lone seat, if any.  Each step gives the value after its card and its cost to
+    the side that played it; a card with a cost lists the cards that were right instead.
+    ``lost`` sums the costs per seat.  Raises IllegalPlayError (naming the trick, seat and
+    card) for a card not held or failing to follow suit.
+    """
+    pos = Position(deal, strain, leader, (), lone)
+    cards = parse_cards(played) if isinstance(played, str) else [
+        Card.parse(c) if isinstance(c, str) else Card(c) for c in played]
+    for c in cards:  # validate the whole play first (clear error before any search)
+        pos.play(c)
+    for _ in cards:
+        pos.undo()
+    w = _Walk(pos)
+    total = w.total()
+    rest = w.rest()
+    start = _sides(w.won[0] + rest, total)
+    steps: list[PlayStep] = []
+    lost = {s: 0 for s in Seat}
+    for i, card in enumerate(cards):
+        p = w.to_move
+        ns_moves = (p & 1) == 0
+        before_ns = w.won[0] + rest
+        trick_no = _trick_number(w)
+        winner = w.push(int(card))
+        need = before_ns - w.won[0]
+        ok = w.can(need) if ns_moves else not w.can(need + 1)
+        new_rest = need if ok else _exact_beyond(w, need, ns_moves)
+        after_ns = w.won[0] + new_rest
+        cost = (before_ns - after_ns) if ns_moves else (after_ns - before_ns)
+        best: list[Card] = []
+        if cost:
+            w.pop(int(card))
+            vals = _card_values(w, rest, False)
+            best = [c for v in vals if v.optimal for c in v.cards]
+            w.push(int(card))
+            lost[Seat(p)] += cost
+        steps.append(PlayStep(i, trick_no, Seat(p), Card(card), _sides(before_ns, total),
+                              _sides(after_ns, total), cost, best,
+                              None if winner is None else Seat(winner)))
+        rest = new_rest
+    return PlayAnalysis(pos, start, steps, lost, None if declarer is None else parse_seat(declarer))
+
+
+def analyse_record(record) -> PlayAnalysis:
+    """:func:`analyse_play` of a :class:`solver.records.HandRecord`.
+
+    Raises RulesError when a hand is hidden (the record serves bid advice only), when the
+    strain or the first leader is unknown.
+    """
+    where = f"{record.source}: " if getattr(record, "source", "") else ""
+    if record.deal is None:
+        hidden = " ".join(Seat(s).name for s, h in enumerate(record.hands) if h is None)
+        raise RulesError(f"{where}cannot replay: hand(s) {hidden} hidden ('-'); "
+                         "a record with hidden hands serves bid advice only")
+    if record.strain is None:
+        raise RulesError(f"{where}cannot replay: the record names no strain")
+    if record.leader is None:
+        raise RulesError(f"{where}cannot replay: the record names no first leader")
+    return analyse_play(record.deal, record.strain, record.leader, record.play, record.lone,
+                        record.declarer)
