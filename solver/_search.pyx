@@ -29,7 +29,10 @@ cdef extern from *:
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
-    return __builtin_popcount(x)
+    # SWAR count: portable, and no call into libgcc where the CPU flag is not enabled
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
 
 
 cdef void _init_tables() noexcept nogil:
@@ -125,7 +128,7 @@ cdef inline Entry* tt_find(Ctx* c, const uint32_t* key, int leader, uint64_t h) 
 
 
 cdef inline void tt_store(Ctx* c, const uint32_t* key, int leader, uint64_t h, int left,
-                          int need, bint result) noexcept nogil:
+                          int need, bint result, int best) noexcept nogil:
     cdef Entry* e = &c.tt[h & c.tt_mask]
     cdef int i
     cdef bint same = e.stamp == c.stamp and e.leader == leader
@@ -142,6 +145,8 @@ cdef inline void tt_store(Ctx* c, const uint32_t* key, int leader, uint64_t h, i
         e.lb = 0
         e.ub = <int8_t>left
         e.best = 255
+    if best != 255:
+        e.best = <uint8_t>best
     if result:
         if need > e.lb:
             e.lb = <int8_t>need
@@ -157,7 +162,7 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
     cdef uint32_t h = c.m1[p]
     cdef uint32_t f, present, hs, pres, rng
-    cdef int n = 0, s, b, prev, i, j, partner_winning, beats
+    cdef int n = 0, s, b, prev, i, j, partner_winning, ws
     cdef int scores[16]
     cdef int sc, mv
     if c.ntrick > 0:
@@ -175,38 +180,37 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
             continue
         pres = (present >> (8 * s)) & 0xFF
         prev = -1
-        b = 7
-        while b >= 0:
-            if hs & ((<uint32_t>1) << b):
-                rng = (((<uint32_t>2) << prev) - 1) & ~(((<uint32_t>1) << b) - 1) if prev >= 0 else 0
-                if prev < 0 or (pres & rng) != 0:
-                    mv = 8 * s + b
-                    # ordering score
-                    if c.ntrick == 0:
-                        if (pres >> b) == 0:          # top card of its suit: cash it
-                            sc = 200 + (50 if s == c.trump else 0)
-                        else:
-                            sc = 100 - b
-                    elif partner_winning:
-                        sc = 100 - b - (50 if s == c.trump and s != c.led_suit else 0)
-                    else:
-                        beats = ((s == (c.win_bit >> 3) and mv > c.win_bit)
-                                 or (s == c.trump and (c.win_bit >> 3) != c.trump))
-                        if beats:
-                            sc = 200 - b - (20 if s == c.trump and s != c.led_suit else 0)
-                        else:
-                            sc = 100 - b - (50 if s == c.trump else 0)
-                    # insertion by score, best first
-                    j = n
-                    while j > 0 and scores[j - 1] < sc:
-                        scores[j] = scores[j - 1]
-                        moves[j] = moves[j - 1]
-                        j -= 1
-                    scores[j] = sc
-                    moves[j] = mv
-                    n += 1
+        while hs:
+            b = 31 - __builtin_clz(hs)
+            hs ^= (<uint32_t>1) << b
+            # equivalent to the card above it in this hand when nothing out lies between them
+            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
                 prev = b
-            b -= 1
+                continue
+            prev = b
+            mv = 8 * s + b
+            # ordering score, best first
+            if c.ntrick == 0:
+                if (pres >> b) == 0:          # top card of its suit: cash it
+                    sc = 250 if s == c.trump else 200
+                else:
+                    sc = 100 - b
+            elif partner_winning:
+                sc = 50 - b if (s == c.trump and s != c.led_suit) else 100 - b
+            else:
+                ws = c.win_bit >> 3
+                if (s == ws and mv > c.win_bit) or (s == c.trump and ws != c.trump):
+                    sc = 180 - b if (s == c.trump and s != c.led_suit) else 200 - b
+                else:
+                    sc = 50 - b if s == c.trump else 100 - b
+            j = n
+            while j > 0 and scores[j - 1] < sc:
+                scores[j] = scores[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            scores[j] = sc
+            moves[j] = mv
+            n += 1
     return n
 
 
@@ -227,6 +231,25 @@ cdef inline int last_trick(Ctx* c) noexcept nogil:
             ws = p
             wb = e
     return ws
+
+
+cdef inline int rel_move(Ctx* c, int e) noexcept nogil:
+    """A card as (suit slot << 3 | its rank among the cards still out in that suit)."""
+    cdef int s = e >> 3
+    cdef uint32_t a = ((c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]) >> (8 * s)) & 0xFF
+    return (s << 3) | popcount(a & (((<uint32_t>1) << (e & 7)) - 1))
+
+
+cdef inline int abs_move(Ctx* c, int r) noexcept nogil:
+    """Inverse of rel_move for the current hands (-1 if no such card is out)."""
+    cdef int s = r >> 3, j = r & 7, b
+    cdef uint32_t a = ((c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]) >> (8 * s)) & 0xFF
+    for b in range(8):
+        if a & ((<uint32_t>1) << b):
+            if j == 0:
+                return 8 * s + b
+            j -= 1
+    return -1
 
 
 cdef inline int top_bit(uint32_t x) noexcept nogil:
@@ -272,10 +295,39 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     return total
 
 
+cdef inline int top_trumps(Ctx* c, int* holder) noexcept nogil:
+    """Trumps of the holder of the highest trump that are above every trump held elsewhere.
+
+    Each of them wins a trick whenever it is played (it is the highest trump, and the holder
+    plays one card a trick), so they are sure tricks for the holder's side.  In a double deck a
+    copy held elsewhere ties, and a tie goes to whoever plays first: such a card is not sure.
+    """
+    cdef int q, h = -1, k
+    cdef uint32_t tm, others = 0, mine
+    if c.trump < 0:
+        return 0
+    tm = SUITMASK[c.trump]
+    for q in range(4):
+        if c.m1[q] & tm:
+            if h < 0 or top_bit(c.m1[q] & tm) > top_bit(c.m1[h] & tm):
+                h = q
+    if h < 0:
+        return 0
+    for q in range(4):
+        if q != h:
+            others |= c.m1[q] & tm
+    mine = c.m1[h] & tm
+    if others:
+        mine &= ~((((<uint32_t>1) << top_bit(others)) << 1) - 1)
+    k = popcount(mine) + popcount(c.m2[h] & mine)
+    holder[0] = h
+    return k
+
+
 cdef bint search(Ctx* c, int need, int left) noexcept nogil:
     """Can North-South take at least `need` of the `left` tricks still to finish?"""
     cdef int moves[16]
-    cdef int n, i, e, p, won, qt
+    cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255
     cdef uint32_t bit, key[8]
     cdef uint64_t h = 0
     cdef Entry* ent
@@ -300,16 +352,40 @@ cdef bint search(Ctx* c, int need, int left) noexcept nogil:
                 return 1
             if ent.ub < need:
                 return 0
+            if ent.best != 255:
+                hint = abs_move(c, ent.best)
         qt = quick_tricks(c)
+        tt_holder = -1
+        tops = top_trumps(c, &tt_holder)
+        if tops > 0:
+            if tt_holder == ((c.to_move + 2) & 3):
+                qt += tops              # partner's sure trumps come on top of the leader's cashing
+                tops = 0
+            elif (tt_holder & 1) == (c.to_move & 1):
+                tops = 0                # the leader's own: already in qt
+        # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
         if (c.to_move & 1) == 0:
             if qt >= need:
                 return 1
-        elif left - qt < need:
-            return 0
+            if left - tops < need:
+                return 0
+        else:
+            if left - qt < need:
+                return 0
+            if tops >= need:
+                return 1
     p = c.to_move
     ns = (p & 1) == 0
     res = 0 if ns else 1
     n = gen_moves(c, p, moves)
+    if hint >= 0:
+        for i in range(1, n):
+            if moves[i] == hint:
+                while i > 0:
+                    moves[i] = moves[i - 1]
+                    i -= 1
+                moves[0] = hint
+                break
     s_ntrick = c.ntrick
     s_led = c.led_suit
     s_ws = c.win_seat
@@ -357,12 +433,16 @@ cdef bint search(Ctx* c, int need, int left) noexcept nogil:
             c.m1[p] |= bit
         if ns and r:
             res = 1
+            if boundary:
+                cut = rel_move(c, e)
             break
         if not ns and not r:
             res = 0
+            if boundary:
+                cut = rel_move(c, e)
             break
     if boundary:
-        tt_store(c, key, s_tm, h, left, need, res)
+        tt_store(c, key, s_tm, h, left, need, res, cut)
     return res
 
 

@@ -247,7 +247,7 @@ class Position:
     @property
     def tricks_left(self) -> int:
         """Tricks not yet complete (including the one in progress)."""
-        return sum(self.hands[self.to_move]) + (1 if self.trick else 0)
+        return sum(self.hands[self.to_move])  # to_move has not played to the current trick
 
     @property
     def is_over(self) -> bool:
