@@ -276,7 +276,9 @@ class ChunkResult:
 
 
 def _sub_json(obj: dict) -> dict:
-    return {k: v for k, v in obj.items() if k not in ("schema", "deal", "preset", "dealer", "deck")}
+    """A lone/par JSON without the keys the batch line already has (deal, preset, dealer, deck,
+    and par's ``dd``, which is the line's ``table``)."""
+    return {k: v for k, v in obj.items() if k not in ("schema", "deal", "preset", "dealer", "deck", "dd")}
 
 
 def solve_chunk(task: ChunkTask) -> ChunkResult:
@@ -302,13 +304,28 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
         tables[i] = table_from_ns(ns[i], preset, int(task.dealers[i]), int(task.totals[i]))
     alone = par = None
     if task.alone or task.par:
-        deals = [Deal.from_pbn(p, task.deck, int(d)) for p, d in zip(task.pbns, task.dealers)]
-        if task.alone:
-            lone_table = _optional("solver.lone", "lone_table", "--alone")
-            alone = [_safe(lambda d=d: _sub_json(lone_table(d, preset, d.dealer).to_json())) for d in deals]
-        if task.par:
-            par_fn = _optional("solver.par", "par", "--par")
-            par = [_safe(lambda d=d: _sub_json(par_fn(d, preset, d.dealer).to_json())) for d in deals]
+        from .solve import DDTable
+        lone_table = _optional("solver.lone", "lone_table", "--alone") if task.alone else None
+        par_fn = _optional("solver.par", "par", "--par") if task.par else None
+        alone = [] if task.alone else None
+        par = [] if task.par else None
+        for i, (pbn, dealer) in enumerate(zip(task.pbns, task.dealers)):
+            deal = Deal.from_pbn(pbn, task.deck, int(dealer))
+            lone = None
+            if lone_table is not None:
+                try:
+                    lt = lone_table(deal, preset, deal.dealer)
+                    alone.append(_sub_json(lt.to_json()))
+                    lone = {(seat, r.bid, st): int(r.tricks) for seat in lt.seats
+                            for st in lt.strains for r in lt.results[seat][st]}
+                except BidEuchreError as exc:
+                    alone.append({"error": " ".join(str(exc).split())})
+            if par_fn is not None:
+                # the DD table (and lone tricks) just solved are handed to par, not solved again
+                dd = DDTable(deal, preset, deal.dealer, tuple(preset.strains),
+                             {seat: {st: int(tables[i, seat, j]) for j, st in enumerate(preset.strains)}
+                              for seat in Seat})
+                par.append(_safe(lambda: _sub_json(par_fn(deal, preset, deal.dealer, dd=dd, lone=lone).to_json())))
     return ChunkResult(task.index, tables, alone, par, time.perf_counter() - t0)
 
 
@@ -851,7 +868,7 @@ class _Pool:
 
     def close(self, cancel: bool = False) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+            self._pool.shutdown(wait=True, cancel_futures=cancel)
         if self._client is not None and self._own_client:
             self._client.close()
         if self._cluster is not None:
