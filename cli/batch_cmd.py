@@ -60,10 +60,10 @@ def summary_tables(s: B.Summary) -> list[Table]:
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
         t3 = Table(title=f"Par contracts · {pc['deals']:,} deals")
-        t3.add_column("par", style="bold cyan")
+        t3.add_column("par contract", style="bold cyan")
         t3.add_column("deals", justify="right")
         t3.add_column("share", justify="right")
-        for label, n in list(pc["frequency"].items())[:20]:
+        for label, n in list(pc["by_contract"].items())[:20]:
             t3.add_row(label, f"{n:,}", f"{100 * n / max(1, pc['deals']):.1f}%")
         tables.append(t3)
     return tables

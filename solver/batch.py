@@ -397,7 +397,9 @@ class Summary:
         self.best_share = np.zeros(len(self.strains), dtype=np.float64)
         self.best_hist = np.zeros(self.tricks + 1, dtype=np.int64)
         self.par = Counter()
+        self.par_contract = Counter()
         self.par_deals = 0
+        self._lone_names = tuple(b.name for b in preset.lone_bids)
         self.bad_lines = 0
 
     def add(self, tables: np.ndarray, par: Sequence[dict] | None = None) -> None:
@@ -414,13 +416,17 @@ class Summary:
         self.best_hist += np.bincount(best, minlength=self.tricks + 1)[: self.tricks + 1]
         if par is not None:
             for p in par:
+                full, short = _par_label(p, self._lone_names)
                 self.par_deals += 1
-                self.par[_par_label(p)] += 1
+                self.par[full] += 1
+                self.par_contract[short] += 1
 
     def to_json(self) -> dict:
         """The same numbers as the rich tables: ``{"deals", "strains": {S: {"mean",
         "distribution", "best_share"}}, "best_strain": {"mean", "distribution"},
-        "make_rates": {level: {S: rate, ..., "best": rate}}, "par_contracts": {...}}``.
+        "make_rates": {level: {S: rate, ..., "best": rate}}, "par_contracts": {"deals",
+        "frequency": {"4 NT by W": n, ...}, "by_contract": {"4 NT": n, ...}}}`` (par only
+        when par results were added).
         Rates and shares are fractions of (deal, declarer seat) pairs."""
         rows = max(1, self.deals * 4)
         strains = {}
@@ -443,31 +449,23 @@ class Summary:
                "make_rates": make}
         if self.par_deals:
             obj["par_contracts"] = {"deals": self.par_deals,
-                                    "frequency": dict(self.par.most_common())}
+                                    "frequency": dict(self.par.most_common()),
+                                    "by_contract": dict(self.par_contract.most_common())}
         return obj
 
 
-def _par_label(p: dict | None) -> str:
-    """A short label for a par result JSON (``{"par": {...} or None, ...}``)."""
-    if not isinstance(p, dict):
-        return "none"
-    if "error" in p:
-        return "error"
-    inner = p.get("par", p)
-    if inner is None:
-        return "passed out"
-    if not isinstance(inner, dict):
-        return str(inner)
-    for key in ("label", "contract", "text"):
-        if isinstance(inner.get(key), str):
-            label = inner[key]
-            break
-    else:
-        bid = inner.get("bid", inner.get("level", ""))
-        strain = inner.get("strain", "")
-        label = f"{bid}{strain}".strip() or json.dumps(inner, sort_keys=True)
-    by = inner.get("declarer", inner.get("by"))
-    return f"{label} by {by}" if by and " by " not in label else label
+def _par_label(p: dict | None, lone_names=()) -> tuple[str, str]:
+    """Labels of a par result JSON (``{"par": contract or None, ...}``): with and without the
+    declarer, like ``("4 NT by W", "4 NT")`` or ``("lone 12 S by E", "lone 12 S")``; a hand
+    thrown in is ``"thrown in"``."""
+    if not isinstance(p, dict) or "error" in p:
+        return "error", "error"
+    c = p.get("par")
+    if c is None:
+        return "thrown in", "thrown in"
+    bid, strain = str(c.get("bid", "?")), str(c.get("strain", "?"))
+    what = f"lone {bid} {strain}" if bid in lone_names else f"{bid} {strain}"
+    return f"{what} by {c.get('declarer', '?')}", what
 
 
 # ---------------------------------------------------------------------------------------------

@@ -325,3 +325,35 @@ def test_cli_dask_local(tmp_path):
     ref = tmp_path / "ref.jsonl"
     lib_run(ref, B.generate_records(40, 5, "single24"), "standard", jobs=1)
     assert out.read_text() == ref.read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# --alone and --par: the lone table and the par result of each deal, as for one deal
+
+@pytest.mark.parametrize("preset,executor", [("standard", "thread"), ("pepper", "process")])
+def test_alone_and_par_equal_single_deal_results(tmp_path, preset, executor):
+    from solver.lone import lone_table
+    from solver.par import par
+
+    deals = real_deals(24)
+    out = tmp_path / "o.jsonl"
+    r = run_cli(str(write_lines(tmp_path / "in.txt", deals)), "-p", preset, "--alone", "--par",
+                "-o", str(out), "--jobs", "2", "--chunk-size", "7", "--executor", executor,
+                "--summary-json", str(tmp_path / "s.json"), "--no-summary")
+    assert r.exit_code == 0, r.output
+    got = read_jsonl(out)
+    drop = ("deal", "preset", "dealer", "dd")
+    labels = {}
+    for g, text in zip(got, deals):
+        deal = Deal.from_pbn(text)
+        assert g["alone"] == lone_table(deal, preset).to_json()
+        pj = par(deal, preset).to_json()
+        assert pj["dd"] == g["table"]
+        assert g["par"] == {k: v for k, v in pj.items() if k not in drop}
+        c = pj["par"]
+        lone_names = [b.name for b in get_preset(preset).lone_bids]
+        key = ("thrown in" if c is None else
+               ("lone " if c["bid"] in lone_names else "") + f"{c['bid']} {c['strain']}")
+        labels[key] = labels.get(key, 0) + 1
+    s = json.loads((tmp_path / "s.json").read_text())
+    assert s["par_contracts"]["deals"] == 24 and s["par_contracts"]["by_contract"] == labels

@@ -1,0 +1,120 @@
+"""Benchmark of ``bideuchre batch`` (issue 5): deals per second, scaling, peak memory.
+
+Runs the whole pipeline (read and parse the file, solve in chunks, write JSON lines with a
+flush and fsync per chunk, summary) exactly as ``bideuchre batch`` does, each measurement in a
+fresh subprocess so that its peak memory (``ru_maxrss``) is its own:
+
+- the 10,000 real deals (positions/sources/real_deals_single24.txt), preset racehorse, DD
+  table only, with 1 job pinned to one core (``sched_setaffinity``: the reader thread shares
+  that core too, a true one-core figure), 1 job unpinned, and 2 jobs; the ratio 2 jobs / 1 core;
+- the thread executor against the process executor at 2 jobs;
+- peak memory at two input sizes (the first 1,000 deals and all 10,000): streaming means it
+  does not grow with the number of deals.
+
+Other programs sharing the machine slow the figures: the load average is printed before and
+after, and CPU seconds are given beside wall seconds.
+
+    python benchmarks/bench_batch.py [--file F] [--preset racehorse] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT / "positions" / "sources" / "real_deals_single24.txt"
+
+
+def worker(args) -> None:
+    """One measured run in this process; prints a JSON line."""
+    if args.pin:
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    sys.path.insert(0, str(ROOT))
+    from solver import batch as B
+    from solver.rules import get_preset
+
+    p = get_preset(args.preset)
+    src = args.file
+    if args.limit:
+        lines = Path(src).read_text().splitlines()[: args.limit]
+        src = os.path.join(args.tmp, f"in{args.limit}.txt")
+        Path(src).write_text("\n".join(lines) + "\n")
+    out = os.path.join(args.tmp, "out.jsonl")
+    summary = B.Summary(p)
+    writer = B.open_writer("jsonl", out, p, overwrite=True, summary=summary)
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    rep = B.run_batch(B.read_records(src, p.deck), writer, jobs=args.jobs, executor=args.executor,
+                      summary=summary)
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({"deals": rep.solved, "wall": wall, "cpu": cpu + kids.ru_utime + kids.ru_stime,
+                      "rate": rep.solved / wall, "maxrss_mb": max(
+                          resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, kids.ru_maxrss) / 1024,
+                      "jobs": args.jobs, "executor": args.executor, "pin": args.pin}))
+
+
+def measure(file, preset, jobs, executor="thread", pin=False, limit=0) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, __file__, "--worker", "--file", str(file), "--preset", preset,
+               "--jobs", str(jobs), "--executor", executor, "--tmp", tmp, "--limit", str(limit)]
+        if pin:
+            cmd.append("--pin")
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def line(label: str, m: dict) -> str:
+    return (f"{label:<34} {m['deals']:>6} deals  {m['wall']:6.2f} s wall  {m['cpu']:6.2f} s CPU  "
+            f"{m['rate']:7.0f} deals/s  peak RSS {m['maxrss_mb']:6.1f} MB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--file", default=str(REAL))
+    ap.add_argument("--preset", default="racehorse")
+    ap.add_argument("--quick", action="store_true", help="only the 2-job run and the memory pair")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--executor", default="thread", help=argparse.SUPPRESS)
+    ap.add_argument("--pin", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--tmp", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--limit", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    cores = len(os.sched_getaffinity(0))
+    print(f"bideuchre batch · {args.file} · preset {args.preset} · DD table only · {cores} cores")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    res = {}
+    if not args.quick:
+        res["one_core"] = measure(args.file, args.preset, 1, pin=True)
+        print(line("1 job, pinned to one core", res["one_core"]), flush=True)
+        res["one_job"] = measure(args.file, args.preset, 1)
+        print(line("1 job (reader thread unpinned)", res["one_job"]), flush=True)
+    res["two"] = measure(args.file, args.preset, 2)
+    print(line("2 jobs, threads", res["two"]), flush=True)
+    if not args.quick:
+        res["two_proc"] = measure(args.file, args.preset, 2, executor="process")
+        print(line("2 jobs, processes", res["two_proc"]), flush=True)
+        print(f"scaling 1 core → 2 jobs: {res['one_core']['wall'] / res['two']['wall']:.2f}×   "
+              f"1 job → 2 jobs: {res['one_job']['wall'] / res['two']['wall']:.2f}×")
+    small = measure(args.file, args.preset, 2, limit=1000)
+    print(line("memory: first 1,000 deals, 2 jobs", small))
+    print(line("memory: all deals, 2 jobs", res["two"]))
+    print(f"peak RSS ratio (all / 1,000): {res['two']['maxrss_mb'] / small['maxrss_mb']:.2f}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
