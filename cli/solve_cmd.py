@@ -1,4 +1,5 @@
-"""``bideuchre solve``: the double-dummy table of a deal, or the value of one position."""
+"""``bideuchre solve``: the double-dummy table of a deal (with ``--alone``, the lone table too),
+or the value of one position (``--strain``; a lone position with ``--lone``)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,40 @@ from typing import Optional
 import typer
 from rich.table import Table
 
+from rich import box
+from rich.text import Text
+
+from solver.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
 from solver.notation import Deal, Position, parse_cards
 from solver.rules import RulesError, Seat, Side, Strain, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
-from .common import compass, deal_hands, err, guard, out, print_json, read_lines
+from .common import card_text, compass, deal_hands, err, guard, out, print_json, read_lines
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
     return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
 
 
-def table_json(deal: Deal, preset, dealer) -> dict:
-    """JSON of the DD table (issue 2 shape)."""
-    return dd_table(deal, preset, dealer).to_json()
+def table_json(deal: Deal, preset, dealer, alone: bool = False) -> dict:
+    """JSON of the DD table (issue 2 shape); with ``alone``, the lone table under ``"alone"``
+    (issue 3 shape: ``{"N": {"H": [{"bid": "12", "tricks": 6, "all": true, "give": ["HJ"],
+    "discard": ["C9"]}, ...], ...}, ...}``)."""
+    obj = dd_table(deal, preset, dealer).to_json()
+    if alone:
+        obj["alone"] = lone_table(deal, preset, dealer).to_json()
+    return obj
+
+
+def _check_alone(preset) -> None:
+    if not lone_bids(preset):
+        raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2); --alone needs "
+                         "one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))
+
+
+def _presets():
+    from solver.rules import PRESETS
+    return PRESETS.items()
 
 
 def position_json(pos: Position) -> dict:
@@ -35,18 +56,68 @@ def position_json(pos: Position) -> dict:
 
 
 def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], played: str,
-                   lone: Optional[str]) -> Position:
+                   lone: Optional[str], dealer: Optional[str] = None) -> Position:
+    """One position.  With ``lone`` the lone seat's partner sits out; the first leader
+    defaults to the preset's rule (the lone player, or in ``standard`` left of the dealer),
+    and a lead falling on the empty seat passes to the next seat (RULES.md §1, §2)."""
     st = preset.check_strain(parse_strain(strain))
     if lone is None and leader is None:
-        raise RulesError("--strain needs --leader (the seat that leads the first trick)")
-    lead = parse_seat(leader) if leader is not None else None
+        raise RulesError("--strain needs --leader (the seat that leads the first trick), or "
+                         "--lone for a lone hand")
     lone_seat = parse_seat(lone) if lone is not None else None
-    if lone_seat is not None and lead is None:
-        lead = lone_seat
+    if lone_seat is not None and not lone_bids(preset):
+        raise RulesError(f"preset {preset.name!r} has no lone hands (RULES.md §2); try --preset standard")
+    if leader is not None:
+        lead = parse_seat(leader)
+        if lone_seat is not None and lead == lone_seat.partner:
+            err.print(f"note: {lead.name} sits out (lone {lone_seat.name}): the lead passes to "
+                      f"{Seat((lead + 1) % 4).name}", soft_wrap=True)
+    else:
+        lead = lone_leader(preset, lone_seat, deal.dealer if dealer is None else parse_seat(dealer))
     return Position(deal, st, lead, parse_cards(played) if played else (), lone=lone_seat)
 
 
-def show_table(deal: Deal, preset, dealer) -> None:
+def _exchange_text(r, order: str) -> Text:
+    """``5 +♦A −♥Q``: lone tricks (green with ✓ when every trick), then the best exchange
+    (``keep`` when the best is the hand as dealt: the card given is discarded again)."""
+    t = Text()
+    t.append(f"{r.tricks}✓" if r.all else f"{r.tricks}", style="bold green" if r.all else "")
+    if order == "none":
+        return t
+    if sorted(r.give) == sorted(r.discard):
+        return t.append(" keep", style="dim")
+    for sign, cards in (("+", r.give), ("−", r.discard)):
+        t.append(" " + sign)
+        for c in cards:
+            t.append_text(card_text(c))
+    return t
+
+
+_EXCHANGE_WORDS = {"none": "the hand as dealt",
+                   "give-first": "partner gives {k}, then the bidder discards {k}",
+                   "discard-first": "the bidder lays down {k}, partner sends {k}"}
+
+
+def show_lone_table(lt: LoneTable, preset) -> None:
+    """One rich table per lone bid: seats × strains, lone tricks and the best exchange."""
+    lead = ("left of dealer (" + Seat((lt.dealer + 1) % 4).name + ") or the next seat"
+            if preset.first_lead == "left_of_dealer" else "the lone player")
+    for j, bid in enumerate(lone_bids(preset)):
+        order = exchange_order(preset, bid)
+        words = _EXCHANGE_WORDS[order].format(k=bid.give)
+        tab = Table(title=f"Lone {bid.name} · {words} · first lead: {lead}", box=box.SIMPLE_HEAD,
+                    padding=(0, 1, 0, 0), pad_edge=False, collapse_padding=True,
+                    caption="lone tricks with the best exchange: + given, − discarded, keep = as dealt; ✓ every trick"
+                    if order != "none" else "lone tricks; ✓ every trick")
+        tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
+        for st in lt.strains:
+            tab.add_column(st.symbol, justify="left", no_wrap=True)
+        for seat in lt.seats:
+            tab.add_row(seat.name, *(_exchange_text(lt.results[seat][st][j], order) for st in lt.strains))
+        out.print(tab)
+
+
+def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
     t = dd_table(deal, preset, dealer)
     out.print(compass(deal_hands(deal), title=f"{deal.pbn()}", dealer=t.dealer))
     lead = ("first lead: left of dealer (" + Seat((t.dealer + 1) % 4).name + ")"
@@ -58,6 +129,8 @@ def show_table(deal: Deal, preset, dealer) -> None:
     for seat in Seat:
         tab.add_row(seat.name, *(str(t.tricks[seat][st]) for st in t.strains))
     out.print(tab)
+    if alone:
+        show_lone_table(lone_table(deal, preset, dealer), preset)
 
 
 def show_position(pos: Position) -> None:
@@ -68,6 +141,21 @@ def show_position(pos: Position) -> None:
               + (f" · lone {pos.lone.name}" if pos.lone is not None else ""))
     out.print(f"[bold]NS {obj['tricks']['NS']}[/bold] · [bold]EW {obj['tricks']['EW']}[/bold] "
               f"tricks with best play (to move: {pos.to_move.name})")
+    if pos.lone is not None:
+        n = len(pos.deal.hands[0])
+        got = obj["tricks"][pos.lone.side.name]
+        verdict = "every trick: the lone hand is made" if got == n else f"{n - got} short: the lone hand is set"
+        out.print(f"lone {pos.lone.name} takes {got} of {n} ({verdict}; {pos.out.name} sits out)")
+
+
+def _alone_row(alone: dict) -> str:
+    """One line of lone tricks: ``N:S=12/5,24/3;H=...`` per seat (bid/tricks, * every trick)."""
+    parts = []
+    for seat, by_strain in alone.items():
+        cells = ";".join(f"{st}=" + ",".join(f"{r['bid']}/{r['tricks']}{'*' if r['all'] else ''}" for r in rs)
+                         for st, rs in by_strain.items())
+        parts.append(f"{seat}:{cells}")
+    return " ".join(parts)
 
 
 def solve(
@@ -78,22 +166,29 @@ def solve(
     strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Solve one position in this strain: S H D C NT NTL."),
     leader: Optional[str] = typer.Option(None, "--leader", "-l", help="Seat leading the first trick (with --strain)."),
     played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
-    lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (partner sits out) for one position."),
+    lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat for one position (with --strain): partner sits out; the first lead follows the preset unless --leader."),
+    alone: bool = typer.Option(False, "--alone", help="Add the lone table: every lone bid of the preset for each seat × strain, with its best card exchange."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
-    """Double-dummy tricks: the full table (declarer × strain) or one position (--strain)."""
+    """Double-dummy tricks: the full table (declarer × strain), with --alone the lone table
+    too, or one position (--strain; a lone hand with --lone)."""
     with guard():
         p = get_preset(preset)
         if deck:
             get_deck(deck)
+        if alone:
+            if strain is not None:
+                raise RulesError("--alone adds the lone table of a deal; for one lone position use "
+                                 "--strain X --lone SEAT (without --alone)")
+            _check_alone(p)
         if deal != "-":
             d = _load_deal(deal, p, deck, dealer)
             if strain is None:
                 if leader or played or lone:
                     raise RulesError("--leader, --played and --lone need --strain")
-                print_json(table_json(d, p, dealer)) if json_out else show_table(d, p, dealer)
+                print_json(table_json(d, p, dealer, alone)) if json_out else show_table(d, p, dealer, alone)
             else:
-                pos = _make_position(d, p, strain, leader, played, lone)
+                pos = _make_position(d, p, strain, leader, played, lone, dealer)
                 print_json(position_json(pos)) if json_out else show_position(pos)
             return
     # one deal a line on stdin: one result a line; a bad line is reported and skipped
@@ -103,9 +198,9 @@ def solve(
             try:
                 d = _load_deal(text, p, deck, dealer)
                 if strain is None:
-                    obj = table_json(d, p, dealer)
+                    obj = table_json(d, p, dealer, alone)
                 else:
-                    obj = position_json(_make_position(d, p, strain, leader, played, lone))
+                    obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer))
             except (ValueError, RulesError) as exc:
                 bad += 1
                 err.print(f"[red]error:[/red] line {lineno}: {exc}", soft_wrap=True)
@@ -114,6 +209,8 @@ def solve(
                 print_json(obj)
             elif strain is None:
                 row = " ".join(f"{s}:" + ",".join(str(v) for v in obj["table"][s].values()) for s in "NESW")
+                if alone:
+                    row += "  alone " + _alone_row(obj["alone"])
                 out.print(f"{obj['deal']}  {row}", soft_wrap=True)
             else:
                 out.print(f"{obj['deal']}  NS {obj['tricks']['NS']} EW {obj['tricks']['EW']}", soft_wrap=True)

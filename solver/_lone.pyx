@@ -1,0 +1,556 @@
+# The lone-hand exchange search: the best card exchange for a lone bid, in C over the core.
+#
+# A lone bid with an exchange is worth the best, over every legal exchange, of the lone tricks
+# that follow (RULES.md §2, "Lone bids and card exchanges").  Only the bidder's final hand
+# matters (the partner sits out, so whatever the partner keeps is out of play), so the
+# exchanges are enumerated as final hands:
+#
+# - give-first (`standard` 12): the partner gives k cards, the bidder then discards any k of
+#   the hand plus the cards received (final = H + G - D, D drawn from H + G);
+# - discard-first / blind (`double32` loners, the `double48` option): the bidder lays down k
+#   of the hand as dealt and receives k (final = H - D + G, D drawn from H).
+#
+# Pruning (all of it exact):
+# - equivalent final hands once: two final hands whose cards, squeezed onto the cards still
+#   in play (relative ranks, per effective suit), match hold for hold are the same position;
+# - "every trick?" first, over the dominant exchanges only: giving the highest cards of a suit
+#   the partner holds and discarding the lowest of a suit dominates every other exchange for
+#   taking *every* trick (a lone player who takes every trick with a card takes every trick
+#   with a higher one of the same suit in its place: the lead never changes hands), and the
+#   first exchange that takes every trick ends the search;
+# - only when nothing takes every trick: the exact best, by asking each remaining exchange
+#   "more than the best so far?" (a null-window can_take) and counting exactly only those
+#   that pass.
+#
+# The effective card layout (effective suit * 8 + order) is installed from solver.rules by
+# solver.lone, the same table the core uses.
+
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memset, memcpy
+
+from solver._search cimport Ctx, ctx_init, ctx_free, solve_root, can_take_root
+
+cdef enum:
+    MAXK = 12
+
+cdef uint8_t LAY[6][24]
+cdef uint8_t SQZ[256][256]
+cdef bint _ready = 0
+
+
+cdef void _init_sqz() noexcept nogil:
+    cdef int a, h, b, j
+    cdef uint8_t o
+    for a in range(256):
+        for h in range(256):
+            o = 0
+            j = 0
+            for b in range(8):
+                if a & (1 << b):
+                    if h & (1 << b):
+                        o |= <uint8_t>(1 << j)
+                    j += 1
+            SQZ[a][h] = o
+
+
+_init_sqz()
+
+
+def set_layout(table):
+    """Install ``table[strain][card] = effective_suit * 8 + rank_order`` (from solver.rules)."""
+    global _ready
+    cdef int s, k, v
+    for s in range(6):
+        for k in range(24):
+            v = int(table[s][k])
+            if v < 0 or v > 31:
+                raise ValueError(f"layout value {v} out of range")
+            LAY[s][k] = <uint8_t>v
+    _ready = 1
+
+
+cdef struct Cand:
+    uint32_t key[6]
+    uint8_t give[MAXK]
+    uint8_t disc[MAXK]
+    int score
+    int dom
+
+
+cdef struct ExchangeSet:
+    uint8_t h[24]        # bidder's hand (counts)
+    uint8_t p[24]        # partner's hand
+    uint8_t o1[24]       # opponents
+    uint8_t o2[24]
+    int strain
+    int k
+    int give_first
+    Cand* cands
+    int n
+    int cap
+    int* table           # open-addressing hash set: index + 1, 0 empty
+    int tmask
+    int oom
+
+
+cdef int count_combos(const uint8_t* cnt, int start, int k) noexcept nogil:
+    """Number of k-card multisets drawn from the counts (cards from ``start`` on)."""
+    cdef int c, t, n = 0
+    if k == 0:
+        return 1
+    for c in range(start, 24):
+        if cnt[c] == 0:
+            continue
+        for t in range(1, cnt[c] + 1):
+            if t > k:
+                break
+            n += count_combos(cnt, c + 1, k - t)
+    return n
+
+
+cdef int list_combos(const uint8_t* cnt, int start, int k, uint8_t* cur, int depth,
+                     uint8_t* out, int n, int width) noexcept nogil:
+    """Write every k-card multiset (sorted card ids) as rows of ``width`` into out; returns
+    the new row count."""
+    cdef int c, t, i
+    if k == 0:
+        for i in range(width):
+            out[n * width + i] = cur[i]
+        return n + 1
+    for c in range(start, 24):
+        if cnt[c] == 0:
+            continue
+        for t in range(1, cnt[c] + 1):
+            if t > k:
+                break
+            for i in range(t):
+                cur[depth + i] = <uint8_t>c
+            n = list_combos(cnt, c + 1, k - t, cur, depth + t, out, n, width)
+    return n
+
+
+cdef inline uint64_t key_hash(const uint32_t* key) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL
+    cdef int i
+    for i in range(6):
+        h ^= key[i]
+        h *= 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+
+cdef void make_key(const uint8_t* f, const uint8_t* o1, const uint8_t* o2, int strain,
+                   uint32_t* key) noexcept nogil:
+    """Relative-rank key of a final hand against the opponents' hands."""
+    cdef uint32_t m1[3]
+    cdef uint32_t m2[3]
+    cdef uint32_t allm, bit
+    cdef const uint8_t* hs[3]
+    cdef int i, c, s, sh
+    cdef uint32_t a
+    hs[0] = f
+    hs[1] = o1
+    hs[2] = o2
+    for i in range(3):
+        m1[i] = 0
+        m2[i] = 0
+        for c in range(24):
+            if hs[i][c]:
+                bit = (<uint32_t>1) << LAY[strain][c]
+                m1[i] |= bit
+                if hs[i][c] >= 2:
+                    m2[i] |= bit
+    allm = m1[0] | m1[1] | m1[2]
+    for i in range(6):
+        key[i] = 0
+    for s in range(4):
+        sh = 8 * s
+        a = (allm >> sh) & 0xFF
+        if a == 0:
+            continue
+        for i in range(3):
+            key[i] |= (<uint32_t>SQZ[a][(m1[i] >> sh) & 0xFF]) << sh
+            key[3 + i] |= (<uint32_t>SQZ[a][(m2[i] >> sh) & 0xFF]) << sh
+
+
+cdef bint is_top(const uint8_t* pool, const uint8_t* chosen, int k, int strain, bint top) noexcept nogil:
+    """Whether, in every effective suit, the chosen cards are the highest (top) or lowest
+    (not top) of the pool's cards of that suit."""
+    cdef int rest[24]
+    cdef int i, c, s, v, w
+    for c in range(24):
+        rest[c] = pool[c]
+    for i in range(k):
+        rest[chosen[i]] -= 1
+    for i in range(k):
+        v = LAY[strain][chosen[i]]
+        s = v >> 3
+        for c in range(24):
+            if rest[c] > 0:
+                w = LAY[strain][c]
+                if (w >> 3) == s:
+                    if top and w > v:
+                        return 0
+                    if not top and w < v:
+                        return 0
+    return 1
+
+
+cdef int score_hand(const uint8_t* f, int strain) noexcept nogil:
+    """A rough strength for ordering: trumps and high cards first, short side suits."""
+    cdef int c, v, s, sc = 0
+    cdef int lens[4]
+    lens[0] = lens[1] = lens[2] = lens[3] = 0
+    for c in range(24):
+        if f[c]:
+            v = LAY[strain][c]
+            s = v >> 3
+            lens[s] += f[c]
+            if strain < 4 and s == strain:
+                sc += f[c] * (16 + 2 * (v & 7))
+            else:
+                sc += f[c] * (v & 7) * (v & 7)
+    if strain < 4:
+        for s in range(4):
+            if s != strain and lens[s] == 0:
+                sc += 6
+    return sc
+
+
+cdef int add_cand(ExchangeSet* e, const uint8_t* give, const uint8_t* disc) noexcept nogil:
+    """Add the final hand H + give - disc (once per equivalence class).  Returns -1 when out
+    of memory."""
+    cdef uint8_t f[24]
+    cdef uint32_t key[6]
+    cdef int i, j, idx, dom
+    cdef uint64_t h
+    cdef uint8_t pool[24]
+    cdef Cand* nc
+    cdef int* nt
+    cdef int ncap
+    for i in range(24):
+        f[i] = e.h[i]
+    for i in range(e.k):
+        f[give[i]] += 1
+    for i in range(e.k):
+        f[disc[i]] -= 1
+    make_key(f, e.o1, e.o2, e.strain, key)
+    # dominance: top cards given, bottom cards discarded (of the discard pool)
+    dom = is_top(e.p, give, e.k, e.strain, 1)
+    if dom:
+        for i in range(24):
+            pool[i] = e.h[i]
+        if e.give_first:
+            for i in range(e.k):
+                pool[give[i]] += 1
+        dom = is_top(pool, disc, e.k, e.strain, 0)
+    h = key_hash(key)
+    j = <int>(h & <uint64_t>e.tmask)
+    while e.table[j] != 0:
+        idx = e.table[j] - 1
+        if (e.cands[idx].key[0] == key[0] and e.cands[idx].key[1] == key[1] and
+                e.cands[idx].key[2] == key[2] and e.cands[idx].key[3] == key[3] and
+                e.cands[idx].key[4] == key[4] and e.cands[idx].key[5] == key[5]):
+            if dom and not e.cands[idx].dom:
+                # keep a dominant representative (same value, and the dominant one is tried first)
+                e.cands[idx].dom = 1
+                memcpy(e.cands[idx].give, give, e.k)
+                memcpy(e.cands[idx].disc, disc, e.k)
+            return 0
+        j = (j + 1) & e.tmask
+    if e.n == e.cap:
+        ncap = e.cap * 2
+        nc = <Cand*>realloc(e.cands, ncap * sizeof(Cand))
+        if nc == NULL:
+            return -1
+        e.cands = nc
+        e.cap = ncap
+    if 2 * (e.n + 1) > e.tmask + 1:
+        # grow the hash set
+        nt = <int*>calloc(2 * (e.tmask + 1), sizeof(int))
+        if nt == NULL:
+            return -1
+        free(e.table)
+        e.table = nt
+        e.tmask = 2 * (e.tmask + 1) - 1
+        for i in range(e.n):
+            j = <int>(key_hash(e.cands[i].key) & <uint64_t>e.tmask)
+            while e.table[j] != 0:
+                j = (j + 1) & e.tmask
+            e.table[j] = i + 1
+        j = <int>(h & <uint64_t>e.tmask)
+        while e.table[j] != 0:
+            j = (j + 1) & e.tmask
+    idx = e.n
+    e.n += 1
+    e.table[j] = idx + 1
+    for i in range(6):
+        e.cands[idx].key[i] = key[i]
+    memset(e.cands[idx].give, 0, MAXK)
+    memset(e.cands[idx].disc, 0, MAXK)
+    memcpy(e.cands[idx].give, give, e.k)
+    memcpy(e.cands[idx].disc, disc, e.k)
+    e.cands[idx].score = score_hand(f, e.strain)
+    e.cands[idx].dom = dom
+    return 0
+
+
+cdef int enumerate_all(ExchangeSet* e) noexcept nogil:
+    """Every legal exchange into e.cands, one per class of equivalent final hands."""
+    cdef int ng, nd, gi, di, i
+    cdef uint8_t cur[MAXK]
+    cdef uint8_t* gl = NULL
+    cdef uint8_t* dl = NULL
+    cdef uint8_t pool[24]
+    cdef int rc = 0
+    ng = count_combos(e.p, 0, e.k)
+    gl = <uint8_t*>malloc((ng if ng > 0 else 1) * MAXK)
+    if gl == NULL:
+        return -1
+    ng = list_combos(e.p, 0, e.k, cur, 0, gl, 0, MAXK)
+    if not e.give_first:
+        nd = count_combos(e.h, 0, e.k)
+        dl = <uint8_t*>malloc((nd if nd > 0 else 1) * MAXK)
+        if dl == NULL:
+            free(gl)
+            return -1
+        nd = list_combos(e.h, 0, e.k, cur, 0, dl, 0, MAXK)
+    for gi in range(ng):
+        if e.give_first:
+            for i in range(24):
+                pool[i] = e.h[i]
+            for i in range(e.k):
+                pool[gl[gi * MAXK + i]] += 1
+            nd = count_combos(pool, 0, e.k)
+            free(dl)
+            dl = <uint8_t*>malloc((nd if nd > 0 else 1) * MAXK)
+            if dl == NULL:
+                rc = -1
+                break
+            nd = list_combos(pool, 0, e.k, cur, 0, dl, 0, MAXK)
+        for di in range(nd):
+            if add_cand(e, &gl[gi * MAXK], &dl[di * MAXK]) != 0:
+                rc = -1
+                break
+        if rc:
+            break
+    free(gl)
+    free(dl)
+    return rc
+
+
+cdef void sort_cands(Cand* a, int n) noexcept nogil:
+    """Insertion sort: dominant first, then by score, best first (n is small)."""
+    cdef int i, j
+    cdef Cand t
+    for i in range(1, n):
+        t = a[i]
+        j = i
+        while j > 0 and (a[j - 1].dom < t.dom or (a[j - 1].dom == t.dom and a[j - 1].score < t.score)):
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = t
+
+
+cdef struct Game:
+    uint8_t counts[96]
+    int strain
+    int leader
+    int out
+    int lone
+    int left
+
+
+cdef void load_final(Game* g, const ExchangeSet* e, const Cand* cd) noexcept nogil:
+    cdef int i
+    for i in range(24):
+        g.counts[g.lone * 24 + i] = e.h[i]
+    for i in range(e.k):
+        g.counts[g.lone * 24 + cd.give[i]] += 1
+    for i in range(e.k):
+        g.counts[g.lone * 24 + cd.disc[i]] -= 1
+
+
+cdef bint lone_can(Ctx* c, Game* g, int t) noexcept nogil:
+    """Can the lone seat take at least t tricks?"""
+    if t <= 0:
+        return 1
+    if t > g.left:
+        return 0
+    if (g.lone & 1) == 0:
+        return can_take_root(c, g.counts, g.strain, g.leader, g.out, NULL, 0, t) != 0
+    return can_take_root(c, g.counts, g.strain, g.leader, g.out, NULL, 0, g.left - t + 1) == 0
+
+
+cdef int lone_exact(Ctx* c, Game* g, int guess) noexcept nogil:
+    cdef int ns
+    if (g.lone & 1) == 0:
+        return solve_root(c, g.counts, g.strain, g.leader, g.out, NULL, 0, guess)
+    ns = solve_root(c, g.counts, g.strain, g.leader, g.out, NULL, 0,
+                    g.left - guess if guess >= 0 else -1)
+    return g.left - ns
+
+
+cdef class LoneSearch:
+    """A search context (own transposition table of ``2**tt_bits`` entries) for lone hands.
+
+    Not thread-safe: one per thread.  ``counts`` are the deal's 4 × 24 card counts (uint8).
+    """
+
+    cdef Ctx c
+    cdef public long long searches     # searches run (each a null-window or an exact count)
+    cdef public long long exact        # of which exact counts
+    cdef public long long classes      # distinct final hands enumerated
+
+    def __cinit__(self, int tt_bits=16):
+        if tt_bits < 4 or tt_bits > 28:
+            raise ValueError(f"tt_bits must be 4..28, got {tt_bits}")
+        if ctx_init(&self.c, tt_bits) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        self.searches = 0
+        self.exact = 0
+        self.classes = 0
+
+    def __dealloc__(self):
+        ctx_free(&self.c)
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    def plain(self, const uint8_t[:, ::1] counts, int strain, int leader, int lone, bint all_only):
+        """No exchange: (lone tricks, or -1 when only "every trick?" was asked; every trick?)."""
+        cdef Game g
+        cdef int i, v
+        cdef bint a
+        _check(counts, strain, leader, lone)
+        g.strain = strain
+        g.lone = lone
+        g.out = (lone + 2) & 3
+        g.leader = leader
+        for i in range(96):
+            g.counts[i] = counts[i // 24, i % 24]
+        for i in range(24):
+            g.counts[g.out * 24 + i] = 0
+        g.left = 0
+        for i in range(24):
+            g.left += g.counts[lone * 24 + i]
+        with nogil:
+            if all_only:
+                a = lone_can(&self.c, &g, g.left)
+                v = -1
+            else:
+                v = lone_exact(&self.c, &g, 1)
+                a = v == g.left
+                self.exact += 1
+        self.searches += 1
+        return v, a
+
+    def best(self, const uint8_t[:, ::1] counts, int strain, int leader, int lone, int k,
+             bint give_first, bint all_only, int known=-1):
+        """The best exchange of k cards each way for the lone seat.
+
+        ``known``: lone tricks some exchange is known to reach (-1: none; give-first passes
+        the value of the hand as dealt, which giving and discarding the same card keeps).
+        Returns ``(tricks, all, give, discard, classes)``: lone tricks with the best exchange
+        (-1 when ``all_only`` and nothing takes every trick), whether that is every trick,
+        the cards given and discarded (card ids; empty when nothing beats ``known``), and the
+        number of distinct final hands.
+        """
+        cdef ExchangeSet e
+        cdef Game g
+        cdef int i, lb, ub, v, best, rc, n_all
+        cdef bint found = 0
+        _check(counts, strain, leader, lone)
+        if k < 0 or k > MAXK:
+            raise ValueError(f"exchange size {k} out of range 0..{MAXK}")
+        memset(&e, 0, sizeof(ExchangeSet))
+        for i in range(24):
+            e.h[i] = counts[lone, i]
+            e.p[i] = counts[(lone + 2) & 3, i]
+            e.o1[i] = counts[(lone + 1) & 3, i]
+            e.o2[i] = counts[(lone + 3) & 3, i]
+        e.strain = strain
+        e.k = k
+        e.give_first = give_first
+        e.cap = 64
+        e.cands = <Cand*>malloc(e.cap * sizeof(Cand))
+        e.tmask = 127
+        e.table = <int*>calloc(e.tmask + 1, sizeof(int))
+        if e.cands == NULL or e.table == NULL:
+            free(e.cands)
+            free(e.table)
+            raise MemoryError()
+        g.strain = strain
+        g.lone = lone
+        g.out = (lone + 2) & 3
+        g.leader = leader
+        for i in range(96):
+            g.counts[i] = counts[i // 24, i % 24]
+        for i in range(24):
+            g.counts[g.out * 24 + i] = 0
+        g.left = 0
+        for i in range(24):
+            g.left += e.h[i]
+        best = -1
+        lb = known
+        with nogil:
+            rc = enumerate_all(&e)
+            if rc == 0 and e.n > 0:
+                sort_cands(e.cands, e.n)
+                # every trick? over the dominant exchanges (sorted first)
+                for i in range(e.n):
+                    if not e.cands[i].dom:
+                        break
+                    load_final(&g, &e, &e.cands[i])
+                    self.searches += 1
+                    if lone_can(&self.c, &g, g.left):
+                        best = i
+                        lb = g.left
+                        found = 1
+                        break
+                if not found and not all_only:
+                    ub = g.left - 1
+                    for i in range(e.n):
+                        if lb >= ub:
+                            break
+                        load_final(&g, &e, &e.cands[i])
+                        self.searches += 1
+                        if lb < 0:
+                            self.exact += 1
+                            v = lone_exact(&self.c, &g, -1)
+                        elif lone_can(&self.c, &g, lb + 1):
+                            self.searches += 1
+                            self.exact += 1
+                            v = lone_exact(&self.c, &g, lb + 1)
+                        else:
+                            continue
+                        if v > lb:
+                            lb = v
+                            best = i
+        try:
+            if rc != 0:
+                raise MemoryError("out of memory enumerating exchanges")
+            n_all = e.n
+            self.classes += n_all
+            if best < 0:
+                return lb, lb == g.left, (), (), n_all
+            give = tuple(int(e.cands[best].give[i]) for i in range(k))
+            disc = tuple(int(e.cands[best].disc[i]) for i in range(k))
+            return lb, lb == g.left, give, disc, n_all
+        finally:
+            free(e.cands)
+            free(e.table)
+
+
+cdef int _check(const uint8_t[:, ::1] counts, int strain, int leader, int lone) except -1:
+    if not _ready:
+        raise RuntimeError("lone layout not installed (import solver.lone)")
+    if counts.shape[0] != 4 or counts.shape[1] != 24:
+        raise ValueError("counts must be 4 x 24")
+    if strain < 0 or strain > 5 or lone < 0 or lone > 3 or leader < 0 or leader > 3:
+        raise ValueError("strain, leader or lone seat out of range")
+    if leader == ((lone + 2) & 3):
+        raise ValueError("the seat sitting out cannot lead")
+    return 0
