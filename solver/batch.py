@@ -165,15 +165,25 @@ def read_records(source, deck: DeckForm | str = "single24",
     A line is a PBN-style deal (RULES.md §4) or a JSON object with a ``deal`` key (``id`` and
     ``dealer`` keys are used, other keys carried through).  Blank lines and lines starting with
     ``#`` are skipped.  Yields a :class:`Record` per good line and a :class:`BadLine` (with its
-    line number and the error) per malformed one; never raises for a bad line.  ``dealer``
-    is the default dealer (else the seat named before the colon).
+    line number and the error) per malformed one, including a repeated explicit ``id`` (the
+    set of explicit ids is the only thing kept per line); never raises for a bad line.
+    ``dealer`` is the default dealer (else the seat named before the colon).
     """
     deck = get_deck(deck)
+    named: dict[str, int] = {}     # explicit ids -> line: an id must name one deal only
     for lineno, text in _lines(source):
         try:
-            yield _parse_line(lineno, text, deck, dealer)
+            rec = _parse_line(lineno, text, deck, dealer)
         except (BidEuchreError, ValueError) as exc:
             yield BadLine(lineno, " ".join(str(exc).split()), text)
+            continue
+        if rec.id != lineno:
+            key = str(rec.id)
+            if key in named:
+                yield BadLine(lineno, f"id {rec.id!r} repeats the id of line {named[key]}", text)
+                continue
+            named[key] = lineno
+        yield rec
 
 
 def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, list[int]]:
@@ -437,7 +447,7 @@ class Summary:
                 "distribution": {str(k): int(v) for k, v in enumerate(h)},
                 "best_share": round(float(self.best_share[j] / rows), 4)}
         make = {}
-        for b in range(self.preset.min_bid, self.preset.top_bid + 1):
+        for b in range(self.preset.min_bid, min(self.preset.top_bid, self.tricks) + 1):
             row = {st.name: round(float(self.hist[j, b:].sum() / rows), 4) for j, st in enumerate(self.strains)}
             row["best"] = round(float(self.best_hist[b:].sum() / rows), 4)
             make[str(b)] = row

@@ -254,14 +254,17 @@ def test_bad_lines_reported_good_lines_kept(tmp_path):
     lines[4] = "N:AKQ.J.T.9 oops"
     lines[20] = '{"id": 5, "deal": 17}'
     lines[30] = lines[30].replace("A", "Q", 1)          # a card held twice
+    lines[35] = json.dumps({"id": "dup", "deal": lines[35]})
+    lines[36] = json.dumps({"id": "dup", "deal": lines[36]})  # an id given twice
     src = write_lines(tmp_path / "in.txt", lines)
     out = tmp_path / "out.jsonl"
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--chunk-size", "8", "--no-summary")
     assert r.exit_code == 2
-    for n in (5, 21, 31):
+    for n in (5, 21, 31, 37):
         assert f"line {n}:" in r.output
-    assert "3 bad lines" in r.output
-    assert _ids(out) == [k for k in range(1, 41) if k not in (5, 21, 31)]
+    assert "repeats the id of line 36" in r.output
+    assert "4 bad lines" in r.output
+    assert _ids(out) == [("dup" if k == 36 else k) for k in range(1, 41) if k not in (5, 21, 31, 37)]
     # --strict: stops at the first bad line; every deal before it is written
     out2 = tmp_path / "strict.jsonl"
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out2), "--strict", "--chunk-size", "3", "--no-summary")
