@@ -88,7 +88,7 @@ def batch(
     hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ9..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),
     dask: Optional[str] = typer.Option(None, "--dask", help="'local': run chunks on a local Dask cluster of --jobs workers."),
-    executor: str = typer.Option("auto", "--executor", help="auto, thread or process (auto: threads for DD tables, processes with --alone/--par)."),
+    executor: str = typer.Option("auto", "--executor", help="auto, thread or process (auto: threads; the solver releases the GIL)."),
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
 ) -> None:

@@ -920,7 +920,8 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     ``writer.done`` are skipped (resume).  ``executor``: ``thread`` (the core releases the GIL),
     ``process``, ``dask`` (``dask`` is a ``distributed.Client``, a scheduler address, or
     ``"local"`` for a LocalCluster of ``jobs`` workers), or ``auto`` (``dask`` if given, else
-    ``process`` with ``alone``/``par`` — those are Python code — else ``thread``).
+    ``thread``: the DD core and the lone search both release the GIL, and threads need no
+    process start-up nor pickling).
     ``jobs`` defaults to all cores, ``chunk_size`` to 250 deals (2000 on Dask).  A
     :class:`BadLine` is counted and passed to ``on_bad_line``; with ``strict`` the run stops
     there after writing every good deal before it (``report.stopped`` is set).
@@ -933,7 +934,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     preset, deck = writer.preset, writer.deck
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     if executor == "auto":
-        executor = "dask" if dask is not None else ("process" if (alone or par) else "thread")
+        executor = "dask" if dask is not None else "thread"
     if chunk_size is None:
         chunk_size = 2000 if executor == "dask" else 250
     if chunk_size < 1:
