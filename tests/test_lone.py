@@ -171,6 +171,43 @@ def test_pepper_alone_is_the_hand_as_dealt():
 
 
 # ---------------------------------------------------------------------------------------------
+# The exchange claims of positions/lone.txt (each line's value is checked by test_corpus)
+
+def test_corpus_lone12_needs_the_exchange():
+    deal = Deal.from_pbn("N:.J..Q .K..A .A.9. A..K.")
+    r12, r24 = lone_results(deal, "standard", "N", "H", dealer="W")
+    assert (r24.tricks, r24.all) == (1, False)
+    assert (r12.tricks, r12.all, r12.give, r12.discard) == (2, True, [Card.HA], [Card.CQ])
+    assert apply_exchange(deal, "N", r12.give, r12.discard).pbn() == "N:.AJ.. .K..A ..9.Q A..K."
+    assert brute_force(deal, get_preset("standard"), Seat.N, Strain.H, Seat.W) == [2, 1]
+    # the only winning exchange: every other (give, discard) takes fewer
+    winners = [(g, d) for g, d in all_exchanges(deal, get_preset("standard"), get_preset("standard").lone_bids[0], Seat.N)
+               if lone_tricks_of(apply_exchange(deal, Seat.N, g, d), "standard", Seat.N, Strain.H, Seat.W) == 2]
+    assert winners == [([Card.HA], [Card.CQ])]
+
+
+def test_corpus_lone12_no_exchange_saves():
+    deal = Deal.from_pbn("N:.J..Q .AQ.. .K.9. A..K.")
+    r12, r24 = lone_results(deal, "standard", "N", "H", dealer="W")
+    assert (r12.tricks, r12.all, r24.tricks, r24.all) == (1, False, 1, False)
+    assert can_take_all(deal, "standard", "N", "H", dealer="W") == {"12": False, "24": False}
+
+
+def test_corpus_double32_loners():
+    deal = Deal.from_pbn("N:...KQ A.A.. JJ... K...A", "double32")
+    two, one, moon = lone_results(deal, "double32", "N", "S")
+    assert (two.tricks, two.all, sorted(two.give), sorted(two.discard)) == (2, True, [Card.SJ] * 2, [Card.CQ, Card.CK])
+    assert (one.tricks, one.all, one.give) == (1, False, [Card.SJ])
+    assert (moon.tricks, moon.all) == (0, False)
+
+
+def test_corpus_lead_skip_in_the_table():
+    deal = Deal.from_pbn("N:.AK.. ..AK. K9... AQ...")
+    table = lone_table(deal, "standard", dealer="N", strains=["NT"])
+    assert [r.tricks for r in table["W", "NT"]] == [2, 2]  # S leads into W's tenace
+
+
+# ---------------------------------------------------------------------------------------------
 # API shape and errors
 
 def test_table_shape_and_json():
