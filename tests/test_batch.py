@@ -327,6 +327,19 @@ def test_dask_local_cluster_same_results(tmp_path):
     assert a.read_text() == b.read_text()
 
 
+def test_cli_dask_scheduler_address(tmp_path):
+    from distributed import LocalCluster
+
+    out = tmp_path / "o.jsonl"
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        r = run_cli("--generate", "30", "--seed", "8", "-p", "racehorse", "-o", str(out),
+                    "--dask-scheduler", cluster.scheduler_address, "--chunk-size", "10", "--no-summary")
+    assert r.exit_code == 0, r.output
+    ref = tmp_path / "ref.jsonl"
+    lib_run(ref, B.generate_records(30, 8, "single24"), "racehorse", jobs=2)
+    assert out.read_text() == ref.read_text()
+
+
 def test_cli_dask_local(tmp_path):
     out = tmp_path / "o.jsonl"
     r = run_cli("--generate", "40", "--seed", "5", "-p", "standard", "-o", str(out), "--dask", "local",
