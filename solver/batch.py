@@ -556,6 +556,11 @@ class Writer:
     def _resume(self) -> None:
         raise NotImplementedError
 
+    def _check_same(self, preset: str, deck: str, where: str) -> None:
+        if (preset, deck) != (self.preset.name, self.deck.name):
+            raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with preset {preset} "
+                             f"and deck {deck}, not {self.preset.name} and {self.deck.name}")
+
     def _seen(self, rid, table: np.ndarray | None, par) -> None:
         key = str(rid)
         if key in self.done:
@@ -593,6 +598,7 @@ class JsonlWriter(Writer):
                 try:
                     obj = json.loads(line)
                     rid = obj["id"]
+                    self._check_same(obj["preset"], obj["deck"], f"line {lineno}")
                     table = np.array([[obj["table"][s.name][st.name] for st in self.strains] for s in Seat],
                                      dtype=np.int8)
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -668,6 +674,7 @@ class CsvWriter(Writer):
                 if not row:
                     continue
                 try:
+                    self._check_same(row[2], row[4], f"line {reader.line_num}")
                     table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
                     par = json.loads(row[par_col]) if par_col is not None else None
                 except (ValueError, IndexError) as exc:
@@ -742,8 +749,7 @@ class NpzWriter(Writer):
             tmp.unlink()
         for part in sorted(self.parts.glob("part-*.npz")):
             with np.load(part) as z:
-                if list(z["strains"]) != [st.name for st in self.strains]:
-                    raise BatchError(f"cannot resume {str(self.path)!r}: part {part.name} has other strains")
+                self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
                 par = z["par"] if "par" in z.files else None
                 for k, rid in enumerate(z["ids"]):
                     self._seen(str(rid), z["tables"][k], None if par is None else json.loads(par[k]))
@@ -751,7 +757,8 @@ class NpzWriter(Writer):
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         arrays = dict(ids=np.array([str(i) for i in chunk.ids]), seq=chunk.seqs, deals=chunk.cards,
                       dealer=chunk.dealers, tables=result.tables,
-                      strains=np.array([st.name for st in self.strains]))
+                      strains=np.array([st.name for st in self.strains]),
+                      preset=np.array(self.preset.name), deck=np.array(self.deck.name))
         if result.alone is not None:
             arrays["alone"] = np.array([json.dumps(a, ensure_ascii=False) for a in result.alone])
         if result.par is not None:

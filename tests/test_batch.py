@@ -230,6 +230,9 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
     # without --resume an existing output is refused, never clobbered
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--no-summary")
     assert r.exit_code == 2 and "--resume" in r.output
+    # resuming with other rules is refused: the results would mix two presets
+    r = run_cli(str(src), "-p", "standard", "-o", str(out), "--resume", "--no-summary")
+    assert r.exit_code == 2 and "preset racehorse" in r.output
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--resume", "--chunk-size", "10",
                 "--summary-json", str(tmp_path / "s.json"), "--no-summary")
     assert r.exit_code == 0, r.output
