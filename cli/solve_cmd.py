@@ -13,7 +13,7 @@ from rich.text import Text
 
 from solver.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
 from solver.notation import Deal, Position, parse_cards
-from solver.rules import RulesError, Seat, Side, Strain, get_deck, get_preset, parse_seat, parse_strain
+from solver.rules import IllegalPlayError, RulesError, Seat, Side, Strain, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
 from .common import card_text, compass, deal_hands, err, guard, out, print_json, read_lines
@@ -73,8 +73,18 @@ def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], playe
             err.print(f"note: {lead.name} sits out (lone {lone_seat.name}): the lead passes to "
                       f"{Seat((lead + 1) % 4).name}", soft_wrap=True)
     else:
-        lead = lone_leader(preset, lone_seat, deal.dealer if dealer is None else parse_seat(dealer))
-    return Position(deal, st, lead, parse_cards(played) if played else (), lone=lone_seat)
+        dealer_seat = deal.dealer if dealer is None else parse_seat(dealer)
+        lead = lone_leader(preset, lone_seat, dealer_seat)
+    try:
+        return Position(deal, st, lead, parse_cards(played) if played else (), lone=lone_seat)
+    except IllegalPlayError as exc:
+        if leader is not None:
+            raise
+        why = (f"left of dealer {dealer_seat.name}" + (", passing over the empty seat" if
+               Seat((dealer_seat + 1) % 4) == lone_seat.partner else "")
+               if preset.first_lead == "left_of_dealer" else "the lone player")
+        raise IllegalPlayError(f"{exc} (first leader {lead.name}: {why}, preset {preset.name}; "
+                               "set --leader or --dealer)") from None
 
 
 def _exchange_text(r, order: str) -> Text:
@@ -185,7 +195,8 @@ def solve(
             d = _load_deal(deal, p, deck, dealer)
             if strain is None:
                 if leader or played or lone:
-                    raise RulesError("--leader, --played and --lone need --strain")
+                    raise RulesError("--leader, --played and --lone need --strain (one lone position: "
+                                     "--strain X --lone SEAT; every seat and strain: --alone)")
                 print_json(table_json(d, p, dealer, alone)) if json_out else show_table(d, p, dealer, alone)
             else:
                 pos = _make_position(d, p, strain, leader, played, lone, dealer)
