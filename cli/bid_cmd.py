@@ -90,5 +90,156 @@ def bid_cmd(
                      json_out=json_out)
 
 
-def _run_bid(**kw) -> None:
-    raise RulesError("bid advice is not available yet")
+def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
+    if text is None:
+        return None
+    import re
+    m = re.fullmatch(r"\s*(-?\d+)\s*[-:/,]\s*(-?\d+)\s*", text)
+    if not m:
+        raise RulesError(f"cannot read --score {text!r}: expected US-THEM, like 24-18")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _from_record(path: str, index: int, preset: Optional[str]):
+    """(hand, seat, dealer, preset name, auction prefix, the record's own call) of a hand
+    record with one known hand: the calls before that seat's turn are the auction so far."""
+    from solver.records import load_record
+
+    rec = load_record(path, index)
+    shown = [Seat(s) for s, h in enumerate(rec.hands) if h is not None]
+    if len(shown) != 1:
+        raise RulesError(f"{rec.source}: bid advice needs exactly one known hand; the record shows "
+                         f"{len(shown)} ({' '.join(s.name for s in shown) or 'none'})")
+    seat = shown[0]
+    if rec.dealer is None:
+        raise RulesError(f"{rec.source}: the record names no dealer")
+    prefix, own = [], None
+    for who, call in rec.calls():
+        if who == seat:
+            own = call
+            break
+        prefix.append(call)
+    return (list(rec.hands[seat]), seat, rec.dealer, preset or rec.preset or "standard",
+            prefix, own)
+
+
+def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
+             record, index, workers, json_out) -> None:
+    from solver.advice import advise
+    from solver.notation import parse_hand
+
+    from .common import read_lines
+
+    own_call = None
+    if record is not None:
+        if hand is not None:
+            raise RulesError("give either a HAND or --record, not both")
+        cards, st, dl, preset_name, prefix, own_call = _from_record(record, index, preset)
+        seat_v, dealer_v = parse_seat(seat) if seat else st, parse_seat(dealer) if dealer else dl
+        if seat_v != st:
+            raise RulesError(f"--seat {seat_v.name} is not the record's known hand ({st.name})")
+        auction_v = auction or " ".join(prefix)
+    else:
+        if hand is None:
+            raise RulesError("give a HAND (like 'AJ.KQ9..JT' or 'SA SJ HK') or --record FILE")
+        if seat is None or dealer is None:
+            raise RulesError("--seat and --dealer are needed with a HAND")
+        cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
+    p = get_preset(preset_name)
+    deal_list = None
+    if deals is not None:
+        deal_list = [Deal.from_pbn(text, p.deck, dealer_v) for _, text in read_lines(deals)]
+    known_map = {}
+    for item in known:
+        if ":" not in item:
+            raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS, like 'E:SA HK'")
+        s, cs = item.split(":", 1)
+        known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
+    total_hint = len(deal_list) if deal_list is not None else samples
+    show_bar = not json_out and total_hint >= 200 and err.is_terminal
+    progress_cb = None
+    bar = None
+    if show_bar or (total_hint >= 200 and err.is_terminal):
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+        bar = Progress(TextColumn("solving deals"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                       TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task("deals", total=1)
+
+        def progress_cb(done, total):
+            bar.update(task, completed=done, total=total)
+        bar.start()
+    try:
+        adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
+                     _parse_score(score), target, workers, progress=progress_cb)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if json_out:
+        obj = adv.to_json()
+        if own_call is not None:
+            obj["record_call"] = own_call
+        print_json(obj)
+        return
+    _show_advice(adv, own_call)
+
+
+_BARS = " ▁▂▃▄▅▆▇█"
+
+
+def _spark(hist: list) -> str:
+    top = max(hist) or 1
+    return "".join(_BARS[round(8 * h / top)] for h in hist)
+
+
+def _show_advice(adv, own_call: Optional[str]) -> None:
+    from solver.notation import format_hand
+
+    p = adv.preset
+    order = [Seat((adv.dealer + 1 + i) % 4) for i in range(4)]
+    so_far = "  ".join(f"{s.name} {format_action(a)}" for s, a in zip(order, adv.auction)) or "none"
+    src = f"seed {adv.seed}, {adv.samples} random deals" if adv.seed is not None else f"{adv.samples} given deals"
+    out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
+              f"preset {p.name} · bids so far: {so_far} · {src}")
+    n = p.tricks
+    tab = Table(title=f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
+    tab.add_column("strain")
+    tab.add_column(f"0..{n}")
+    tab.add_column("mean", justify="right")
+    levels = sorted(next(iter(adv.strains.values())).p_at_least)
+    for k in levels:
+        tab.add_column(f"P≥{k}", justify="right")
+    lone_names = list(next(iter(adv.strains.values())).p_all_alone)
+    for nm in lone_names:
+        tab.add_column(f"alone {nm}", justify="right")
+    for st, s in adv.strains.items():
+        tab.add_row(st.symbol, _spark(s.tricks_hist), f"{s.mean:.2f}",
+                    *(f"{s.p_at_least[k]:.2f}" for k in levels),
+                    *(f"{s.p_all_alone[nm]:.2f}" for nm in lone_names))
+    out.print(tab)
+    act = Table(title="Actions: expected hand result (our points − theirs), rest of the auction double-dummy")
+    for col in ("action", "strain", "EV", "± se", "P(make)", "P(declare)"):
+        act.add_column(col, justify="left" if col in ("action", "strain") else "right")
+    with_win = adv.score is not None and adv.best_for_game is not None
+    if with_win:
+        act.add_column("P(win game)", justify="right")
+    for r in adv.actions:
+        mark = " ◀" if r is adv.recommend else ""
+        ev = f"{r.ev:+.2f}" if r.exact else f"{r.ev:+.2f}…{r.ev_max:+.2f}"
+        row = [r.action + mark, r.strain or "", ev, f"{r.se:.2f}",
+               "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
+        if with_win:
+            row.append(f"{r.p_win:.3f}")
+        act.add_row(*row)
+    out.print(act)
+    rec = adv.recommend
+    out.print(f"[bold]recommend: {rec.action}{(' ' + rec.strain) if rec.strain else ''}[/bold] "
+              f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
+    if with_win:
+        g = adv.best_for_game
+        tag = "  [yellow](differs)[/yellow]" if g.action != rec.action else ""
+        out.print(f"best for the game (score {adv.score[0]}-{adv.score[1]}, target {adv.target}): "
+                  f"{g.action} (P(win this hand) {g.p_win:.3f}){tag}")
+    if own_call is not None:
+        out.print(f"the record's call: {own_call}")
+    for note in adv.notes:
+        out.print(f"[dim]note: {note}[/dim]")

@@ -104,7 +104,7 @@ _PASS = {"pass", "p", "-", "0", "no"}
 _LONE_ALIASES = {"alone": ("alone", "24"), "lone": ("alone", "24"), "loner": ("alone",),
                  "2card": ("two-card",), "1card": ("one-card",), "twocard": ("two-card",),
                  "onecard": ("one-card",), "moon": ("moonshot",), "shoot": ("moonshot",),
-                 "call2": ("two-card",), "call1": ("one-card",)}
+                 "call2": ("two-card",), "call1": ("one-card", "12")}
 
 
 def parse_bid(text: str, preset: Preset | str) -> Optional[Bid]:
