@@ -84,7 +84,8 @@ class ActionResult:
     """One legal action: ``action`` (``"pass"``, ``"4"``, ``"12"``…), ``strain`` (our strain
     if the bid stands, None for a pass), ``ev`` (mean of our points minus theirs, per hand),
     ``se`` (its standard error), ``p_make`` (probability our contract makes if it stands, DD;
-    None for a pass), ``p_declare`` (probability our bid wins the auction), ``p_win`` (game won
+    None for a pass), ``p_declare`` (probability our bid wins the auction: our seat declares),
+    ``p_win`` (game won
     this hand, with a score; else None), ``exact`` (False when ``ev`` is the lower end of a
     range ending at ``ev_max``)."""
 
@@ -468,7 +469,7 @@ class _Data:
 
 class _Outcome:
     """Arrays over the deals, stacked ``(4, S)`` int64: points of NS, points of EW, the
-    declaring side (-1: thrown in), made (1/0)."""
+    declarer seat (-1: thrown in), made (1/0)."""
 
     __slots__ = ("a", "diff")
 
@@ -483,7 +484,8 @@ class _Outcome:
 
     ns = property(lambda self: self.a[0])
     ew = property(lambda self: self.a[1])
-    side = property(lambda self: self.a[2])
+    declarer = property(lambda self: self.a[2])
+    side = property(lambda self: np.where(self.a[2] >= 0, self.a[2] % 2, -1))
     made = property(lambda self: self.a[3].astype(bool))
 
     def select(self, mask, other: "_Outcome") -> "_Outcome":
@@ -542,9 +544,8 @@ class _Model:
         else:
             t = tr.max(axis=1)  # results rise with tricks: the best strain has the most
         decl, defs, made = _points(self.p, bid, np.asarray(t, dtype=np.int64))
-        side = seat % 2
-        ns, ew = (decl, defs) if side == 0 else (defs, decl)
-        out = _Outcome.of(ns, ew, np.full(d.S, side), made)
+        ns, ew = (decl, defs) if seat % 2 == 0 else (defs, decl)
+        out = _Outcome.of(ns, ew, np.full(d.S, int(seat)), made)
         self._leaf_cache[key] = out
         return out
 
@@ -766,7 +767,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         v = sign * o.diff
         ev = float(np.mean(v))
         se = float(np.std(v, ddof=1) / math.sqrt(S)) if S > 1 else 0.0
-        declared = o.side == my_side
+        declared = o.declarer == int(me)
         if a is None:
             p_make = None
         else:
@@ -777,7 +778,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                 p_make = float(np.mean(data.dd[:, me, k] >= a.level))
         st_name = None if best_st is None else Strain(best_st).name
         r = ActionResult(format_action(a), st_name, ev, se, p_make,
-                         float(np.mean(declared & (o.side >= 0))) if a is not None else 0.0)
+                         float(np.mean(declared)) if a is not None else 0.0)
         if i in inexact:
             r.exact = False
             r.ev_max = max(mean_of(oo) for oo in hi[i].values())
