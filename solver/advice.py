@@ -516,6 +516,7 @@ class _Model:
         self.bids = ladder(self.p)
         self.lone_index = {lb.name: j for j, lb in enumerate(data.lone)}
         self._leaf_cache: dict = {}
+        self._memo: dict = {}
 
     def lone_tricks(self, seat: int, j: int) -> np.ndarray:
         """(S, strains) tricks of a failing lone hand at this model's bound; n where made."""
@@ -551,8 +552,11 @@ class _Model:
 
     def continuation(self, index: int, high: Optional[Bid], high_seat: Optional[int],
                      my_strain: Optional[int]) -> _Outcome:
-        """Outcome of the auction from speaker ``index`` on (our turn is over)."""
-        memo: dict = {}
+        """Outcome of the auction from speaker ``index`` on (our turn is over).  Nodes are
+        shared between calls: a node whose high bid is not ours does not depend on our
+        strain."""
+        memo = self._memo
+        me = int(self.me)
         p, dealer = self.p, self.d.dealer
         S = self.d.S
         zero = _Outcome.of(np.zeros(S, np.int64), 0, -1, 0)
@@ -562,7 +566,7 @@ class _Model:
                 if hi is None:
                     return zero
                 return self.leaf(hs, hi, my_strain if hs == self.me else None)
-            key = (i, hi, hs)
+            key = (i, hi, hs, my_strain if hs == me else None)
             if key in memo:
                 return memo[key]
             seat = (dealer + 1 + i) % 4
