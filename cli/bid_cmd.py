@@ -79,6 +79,7 @@ def bid_cmd(
     record: Optional[str] = typer.Option(None, "--record", help="Hand-record file (ours or Trickster .ptn) with one known hand."),
     index: int = typer.Option(1, "--index", help="Record number in --record (1-based)."),
     workers: int = typer.Option(1, "--workers", "-j", help="Worker threads."),
+    exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Bid advice for one hand: sample the unseen cards, solve each deal double-dummy, and
@@ -86,8 +87,8 @@ def bid_cmd(
     with guard():
         _run_bid(hand=hand, seat=seat, dealer=dealer, preset=preset, auction=auction,
                      known=known, samples=samples, seed=seed, deals=deals, score=score,
-                     target=target, record=record, index=index, workers=workers,
-                     json_out=json_out)
+                 target=target, record=record, index=index, workers=workers,
+                 exact=exact, json_out=json_out)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -124,7 +125,7 @@ def _from_record(path: str, index: int, preset: Optional[str]):
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
-             record, index, workers, json_out) -> None:
+             record, index, workers, exact=False, json_out) -> None:
     from solver.advice import advise
     from solver.notation import parse_hand
 
@@ -169,7 +170,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         bar.start()
     try:
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
-                     _parse_score(score), target, workers, progress=progress_cb)
+                     _parse_score(score), target, workers, exact=exact, progress=progress_cb)
     finally:
         if bar is not None:
             bar.stop()

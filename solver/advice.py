@@ -12,7 +12,8 @@ Single-dummy choices of the bidder (the seat advised):
 
 - **The strain of our number bid is fixed across the deals**: for each bid level, the strain
   that maximises the *mean* result over the deals (where the strain is named with the bid,
-  each (level, strain) is its own bid and the best strain per level is shown).  Choosing the
+  ``double32`` and ``double48``, each (level, strain) is its own legal action and is rated
+  on its own).  Choosing the
   best strain of *each* deal would let the bidder pick trumps after seeing the other hands:
   it is the mean of a maximum instead of the maximum of a mean, always at least as large,
   and it overrates the bidder — most with balanced hands that could play in several strains.
