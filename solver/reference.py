@@ -86,16 +86,25 @@ def _start(pos: Position) -> tuple:
     return hands, int(pos.to_move), trick
 
 
-def reference_tricks(position: Position) -> dict[Side, int]:
+def reference_tricks(position: Position, guess: dict | None = None) -> dict[Side, int]:
     """Tricks for each side over the whole hand with best play from ``position``.
 
-    Returns ``{Side.NS: n, Side.EW: m}`` (tricks already won plus the rest).
-    Does not change ``position``.
+    Returns ``{Side.NS: n, Side.EW: m}`` (tricks already won plus the rest).  ``guess`` (a
+    result of the same shape, e.g. from the fast solver) only narrows the first alpha-beta
+    window to it; a value outside the window is searched again with the full window, so the
+    answer is exact whatever the guess.  Does not change ``position``.
     """
     ref = _Ref(position)
     hands, to_move, trick = _start(position)
-    rest = ref.value(hands, to_move, trick, -1, 99)
     left = position.tricks_left
+    rest = None
+    if guess is not None:
+        g = guess[Side.NS] - position.tricks_won[Side.NS]
+        v = ref.value(hands, to_move, trick, g - 1, g + 1)
+        if g - 1 < v < g + 1:
+            rest = v
+    if rest is None:
+        rest = ref.value(hands, to_move, trick, -1, 99)
     return {Side.NS: position.tricks_won[Side.NS] + rest,
             Side.EW: position.tricks_won[Side.EW] + left - rest}
 

@@ -1,0 +1,135 @@
+"""The Cython solver against the plain reference solver (solver/reference.py)."""
+
+import random
+
+import numpy as np
+import pytest
+
+from solver import _search
+from solver.notation import Deal, Position
+from solver.reference import reference_tricks
+from solver.rules import PRESETS, Seat, Side, Strain
+from solver.solve import dd_table, first_leader, get_solver, solve_position
+
+from conftest import random_deal, random_position, real_deals
+
+GROUPS = 15  # 15 groups of 20 random single24 positions = 300
+
+
+def _check(pos, narrow=False):
+    fast = solve_position(pos)
+    # narrow: the reference's first alpha-beta window is centred on the fast answer (still an
+    # exact search: a value outside the window is searched again with the full window)
+    ref = reference_tricks(pos, fast if narrow else None)
+    assert fast == ref, repr(pos)
+    assert fast[Side.NS] + fast[Side.EW] == len(pos.deal.hands[0])
+    return fast
+
+
+@pytest.mark.parametrize("group", range(GROUPS))
+def test_random_single24_positions(group):
+    rng = random.Random(1000 + group)
+    mid_trick = 0
+    for _ in range(20):
+        pos = random_position(rng, "single24")
+        mid_trick += bool(pos.trick)
+        _check(pos)
+
+
+def test_random_positions_cover_strains_leaders_and_mid_trick():
+    seen = set()
+    mid = 0
+    for group in range(GROUPS):
+        rng = random.Random(1000 + group)
+        for _ in range(20):
+            pos = random_position(rng, "single24")
+            seen.add((pos.strain, pos.leader))
+            mid += bool(pos.trick)
+    assert len(seen) == 24 and mid >= 30
+
+
+@pytest.mark.parametrize("group", range(5))
+def test_double32_deals(group):
+    rng = random.Random(2000 + group)
+    strains = PRESETS["double32"].strains
+    for _ in range(10):
+        deal = random_deal(rng, "double32")
+        _check(Position(deal, rng.choice(strains), Seat(rng.randrange(4))), narrow=True)
+
+
+@pytest.mark.parametrize("deck", ["double40", "double48"])
+def test_partial_double_deck_positions(deck):
+    rng = random.Random(3000 + len(deck))
+    for _ in range(25):
+        pos = random_position(rng, deck, cards=rng.choice([4, 5, 6]), max_played=9)
+        _check(pos)
+
+
+def test_real_deals_every_strain_and_leader():
+    for i, line in enumerate(real_deals(48)):
+        deal = Deal.from_pbn(line)
+        _check(Position(deal, Strain(i % 6), Seat((i // 6) % 4)))
+
+
+def test_real_deal_full_tables_match_reference():
+    for line, preset, dealer in [(real_deals(1)[0], "racehorse", Seat.N),
+                                 (real_deals(2)[1], "standard", Seat.W)]:
+        deal = Deal.from_pbn(line)
+        table = dd_table(deal, preset, dealer)
+        p = PRESETS[preset]
+        for seat in Seat:
+            for strain in p.strains:
+                pos = Position(deal, strain, first_leader(p, seat, dealer))
+                ref = reference_tricks(pos)
+                assert table.tricks[seat][strain] == ref[seat.side], (seat, strain)
+
+
+def test_trickster_single24_deal():
+    # basic_play.ptn, first record: "N:AJ9.K.AT. K.T.J9.AK T.AJ..JT9 Q.Q9.KQ.Q", clubs, E leads
+    deal = Deal.from_pbn("N:AJ9.K.AT. K.T.J9.AK T.AJ..JT9 Q.Q9.KQ.Q")
+    _check(Position(deal, Strain.C, Seat.E))
+    _check(Position(deal, Strain.C, Seat.E, played=["D9", "C9"]))
+
+
+def test_standard_table_uses_left_of_dealer_lead():
+    deal = Deal.from_pbn(real_deals(3)[2])
+    for dealer in Seat:
+        table = dd_table(deal, "standard", dealer)
+        leader = Seat((dealer + 1) % 4)
+        for strain in PRESETS["standard"].strains:
+            ns = solve_position(Position(deal, strain, leader))[Side.NS]
+            assert table.tricks[Seat.N][strain] == table.tricks[Seat.S][strain] == ns
+            assert table.tricks[Seat.E][strain] == table.tricks[Seat.W][strain] == 6 - ns
+
+
+def test_tables_are_independent_of_tt_history():
+    # the TT persists between calls; a fresh solver must give the same tables
+    lines = real_deals(30)
+    counts = np.array([Deal.from_pbn(l).counts() for l in lines], dtype=np.uint8)
+    leaders = np.array([[0, 1, 2, 3]] * len(lines), dtype=np.intc)
+    strains = np.arange(6, dtype=np.intc)
+    warm = _search.solve_tables(counts, strains, leaders, -1, 16)
+    for i in (0, 13, 29):
+        cold = _search.solve_tables(counts[i:i + 1], strains, leaders[i:i + 1], -1, 10)
+        assert (cold[0] == warm[i]).all()
+
+
+def test_core_rejects_bad_arguments():
+    s = get_solver("single24")
+    counts = np.zeros((4, 24), dtype=np.uint8)
+    with pytest.raises(ValueError):
+        s.solve(counts, 6, 0)
+    with pytest.raises(ValueError):
+        s.solve(counts, 0, 1, out=1)
+    with pytest.raises(ValueError):
+        s.solve(counts, 0, 0, -1, (1, 2, 3, 4))
+
+
+def test_reference_guess_does_not_change_the_answer():
+    rng = random.Random(77)
+    for _ in range(20):
+        pos = random_position(rng, "single24")
+        exact = reference_tricks(pos)
+        for delta in (-2, 0, 3):
+            guess = {Side.NS: exact[Side.NS] + delta, Side.EW: exact[Side.EW] - delta}
+            assert reference_tricks(pos, guess) == exact
