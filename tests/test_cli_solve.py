@@ -1,0 +1,80 @@
+"""``bideuchre solve`` through Typer's CliRunner."""
+
+import json
+
+from typer.testing import CliRunner
+
+from cli.app import app
+from solver.notation import Deal, Position
+from solver.rules import Seat, Side
+from solver.solve import dd_table, solve_position
+
+from conftest import real_deals
+
+runner = CliRunner()
+DEAL = real_deals(1)[0]
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_table_json_shape_and_values():
+    r = run("solve", DEAL, "--preset", "racehorse", "--json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["deal"] == DEAL and obj["preset"] == "racehorse" and obj["dealer"] == "N"
+    expected = dd_table(Deal.from_pbn(DEAL), "racehorse").to_json()["table"]
+    assert obj["table"] == expected
+    assert list(obj["table"]) == ["N", "E", "S", "W"]
+    assert list(obj["table"]["N"]) == ["S", "H", "D", "C", "NT", "NTL"]
+
+
+def test_table_rich_output_draws_the_deal():
+    r = run("solve", DEAL, "--dealer", "E")
+    assert r.exit_code == 0, r.output
+    assert "♠" in r.stdout and "declarer" in r.stdout and "E (dealer)" in r.stdout
+    assert "left of dealer (S)" in r.stdout
+
+
+def test_position_json():
+    r = run("solve", DEAL, "--strain", "H", "--leader", "E", "--played", "SQ S9", "--json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    pos = Position(Deal.from_pbn(DEAL), "H", "E", ["SQ", "S9"])
+    t = solve_position(pos)
+    assert obj["tricks"] == {"NS": t[Side.NS], "EW": t[Side.EW]}
+    assert obj["played"] == ["SQ", "S9"] and obj["leader"] == "E" and obj["strain"] == "H"
+
+
+def test_stdin_one_result_per_line_and_bad_line_reported():
+    lines = real_deals(3)
+    text = lines[0] + "\n" + "N:A.T.QJ.K9 .9.KT.AQT\n" + lines[1] + "\n"
+    r = run("solve", "-", "--json", input=text)
+    assert r.exit_code == 2
+    out = [json.loads(x) for x in r.stdout.strip().splitlines()]
+    assert [o["deal"] for o in out] == [lines[0], lines[1]]
+    assert "line 2" in r.stderr and "has 2 hands; expected 4" in r.stderr
+
+
+def test_deck_override_for_a_partial_double_deck_position():
+    r = run("solve", "N:A... A... K... Q...", "--deck", "double32", "--strain", "NT", "--leader", "N", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["tricks"] == {"NS": 1, "EW": 0}
+
+
+def test_bad_input_is_one_line_exit_2():
+    cases = [
+        (["solve", "N:A.T.QJ.K9 .9.KT.AQT Q9.AQJ.A. KJT.K.9.Z"], "unknown rank 'Z'"),
+        (["solve", DEAL, "--preset", "bogus"], "unknown preset 'bogus'"),
+        (["solve", DEAL, "--preset", "pepper", "--strain", "NT", "--leader", "N"], "strain NT is not allowed"),
+        (["solve", DEAL, "--strain", "H", "--leader", "E", "--played", "SA"], "trick 1: E cannot play SA"),
+        (["solve", DEAL, "--strain", "H"], "--strain needs --leader"),
+        (["solve", DEAL, "--deck", "double99"], "unknown deck form"),
+        (["solve", DEAL, "--strain", "X", "--leader", "N"], "unknown strain 'X'"),
+    ]
+    for args, msg in cases:
+        r = run(*args)
+        assert r.exit_code == 2, (args, r.output)
+        assert msg in r.stderr, (args, r.stderr)
+        assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1
