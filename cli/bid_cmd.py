@@ -217,7 +217,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
                     *(f"{s.p_all_alone[nm]:.2f}" for nm in lone_names))
     out.print(tab)
     act = Table(title="Actions: expected hand result (our points − theirs), rest of the auction double-dummy")
-    for col in ("action", "strain", "EV", "± se", "P(make)", "P(declare)"):
+    for col in ("action", "strain", "EV", "± se", "± se vs best", "P(make)", "P(declare)"):
         act.add_column(col, justify="left" if col in ("action", "strain") else "right")
     with_win = adv.score is not None and adv.best_for_game is not None
     if with_win:
@@ -225,7 +225,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
         ev = f"{r.ev:+.2f}" if r.exact else f"{r.ev:+.2f}…{r.ev_max:+.2f}"
-        row = [r.action + mark, r.strain or "", ev, f"{r.se:.2f}",
+        row = [r.action + mark, r.strain or "", ev, f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
                "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
         if with_win:
             row.append(f"{r.p_win:.3f}")

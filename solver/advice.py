@@ -88,7 +88,9 @@ class ActionResult:
     None for a pass), ``p_declare`` (probability our bid wins the auction: our seat declares),
     ``p_win`` (game won
     this hand, with a score; else None), ``exact`` (False when ``ev`` is the lower end of a
-    range ending at ``ev_max``)."""
+    range ending at ``ev_max``), ``se_vs_best`` (standard error of the per-deal difference to
+    the recommended action: the deals are shared, so differences are much surer than the
+    EVs themselves)."""
 
     action: str
     strain: Optional[str]
@@ -99,10 +101,11 @@ class ActionResult:
     p_win: Optional[float] = None
     exact: bool = True
     ev_max: Optional[float] = None
+    se_vs_best: float = 0.0
 
     def to_json(self) -> dict:
         d = {"action": self.action, "strain": self.strain, "ev": round(self.ev, 4),
-             "se": round(self.se, 4),
+             "se": round(self.se, 4), "se_vs_best": round(self.se_vs_best, 4),
              "p_make": None if self.p_make is None else round(self.p_make, 4),
              "p_declare": round(self.p_declare, 4)}
         if self.p_win is not None:
@@ -272,50 +275,107 @@ def deals_for_hand(deals: Iterable[Deal], seat: int, hand: Sequence[int],
 _local = threading.local()
 
 
+def _best_of_strains(solver, counts: np.ndarray, strains: np.ndarray, seat: int, n: int,
+                     order: np.ndarray) -> int:
+    """The most DD tricks the side of ``seat`` takes with ``seat`` declaring and leading, over
+    the strains: one exact search in the likeliest strain (``order[0]``), then one null-window
+    search ("one more?") per strain and per trick gained."""
+    def at_least(st: int, t: int) -> bool:
+        if seat % 2 == 0:
+            return solver.can_take(counts, st, seat, -1, (), t)
+        return not solver.can_take(counts, st, seat, -1, (), n - t + 1)
+
+    first = int(strains[order[0]])
+    ns = solver.solve(counts, first, seat, -1)
+    best = ns if seat % 2 == 0 else n - ns
+    for k in order[1:]:
+        st = int(strains[k])
+        while best < n and at_least(st, best + 1):
+            best += 1
+    return best
+
+
+def _trump_length(counts: np.ndarray, side: int, strains) -> np.ndarray:
+    """Cards of each strain's trump suit held by a side (NT/NTL: 0), ``(S, strains)``."""
+    out = np.zeros((counts.shape[0], len(strains)), dtype=np.int16)
+    both = counts[:, side].astype(np.int16) + counts[:, side + 2]
+    for k, st in enumerate(strains):
+        if int(st) < 4:
+            cards = [c for c in range(24) if int(effective_suit(c, int(st))) == int(st)]
+            out[:, k] = both[:, cards].sum(axis=1)
+    return out
+
+
 def _dd_rows(counts: np.ndarray, preset: Preset, dealer: int, seats: Sequence[int],
-             workers: int, progress: Callable[[int], None] | None) -> np.ndarray:
-    """DD tricks of the declaring side, ``(S, 4, strains)`` int16, -1 for seats not asked."""
+             workers: int, progress: Callable[[int], None] | None,
+             me: int | None = None) -> np.ndarray:
+    """DD tricks of the declaring side, ``(S, 4, strains)`` int16, -1 for seats not asked.
+
+    With ``me`` in a preset where the declarer leads and names the strain after the auction,
+    only ``me`` gets every strain; every other seat's row holds its best over the strains in
+    each column (all a declarer's choice needs: results rise with tricks), found with
+    null-window searches (:func:`_best_of_strains`).
+    """
     S = counts.shape[0]
     strains = np.array([int(s) for s in preset.strains], dtype=np.intc)
     n = preset.tricks
+    best_only: list = []
     if preset.first_lead == "left_of_dealer":
         leaders = np.full((S, 1), (dealer + 1) % 4, dtype=np.intc)
+        full = [0, 1, 2, 3]
+    elif me is not None and preset.strain_named == "after":
+        full = [int(me)]
+        best_only = [int(x) for x in seats if int(x) != int(me)]
+        leaders = np.full((S, 1), int(me), dtype=np.intc)
     else:
-        leaders = np.tile(np.array(list(seats), dtype=np.intc), (S, 1))
+        full = list(seats)
+        leaders = np.tile(np.array(full, dtype=np.intc), (S, 1))
     bits = tt_bits_for(preset.deck)
     chunk = 64
     starts = list(range(0, S, chunk))
+    orders = {d: np.argsort(-_trump_length(counts, d % 2, preset.strains), axis=1, kind="stable")
+              for d in best_only}
 
-    def run(a: int) -> np.ndarray:
+    def run(a: int) -> tuple:
         b = min(S, a + chunk)
         s = getattr(_local, "dd", None)
         if s is None or s[0] != bits:
             s = _local.dd = (bits, _search.Solver(bits))
         res = np.zeros((b - a, leaders.shape[1], len(strains)), dtype=np.intc)
         s[1].tables(np.ascontiguousarray(counts[a:b]), strains, np.ascontiguousarray(leaders[a:b]), -1, res)
-        return res
+        best = np.zeros((b - a, len(best_only)), dtype=np.int16)
+        for i in range(a, b):
+            c = counts[i]
+            for j, d in enumerate(best_only):
+                best[i - a, j] = _best_of_strains(s[1], c, strains, d, n, orders[d][i])
+        return res, best
 
-    parts = []
+    parts, bests = [], []
     if workers > 1:
         with ThreadPoolExecutor(workers) as ex:
-            for a, r in zip(starts, ex.map(run, starts)):
+            for r, bst in ex.map(run, starts):
                 parts.append(r)
+                bests.append(bst)
                 if progress:
                     progress(r.shape[0])
     else:
         for a in starts:
-            r = run(a)
+            r, bst = run(a)
             parts.append(r)
+            bests.append(bst)
             if progress:
                 progress(r.shape[0])
-    ns = np.concatenate(parts) if parts else np.zeros((0, leaders.shape[1], len(strains)), np.intc)
+    ns = np.concatenate(parts)
     out = np.full((S, 4, len(strains)), -1, dtype=np.int16)
     if preset.first_lead == "left_of_dealer":
         for d in range(4):
             out[:, d] = ns[:, 0] if d % 2 == 0 else n - ns[:, 0]
     else:
-        for k, d in enumerate(seats):
+        for k, d in enumerate(full):
             out[:, d] = ns[:, k] if d % 2 == 0 else n - ns[:, k]
+        best = np.concatenate(bests)
+        for j, d in enumerate(best_only):
+            out[:, d] = best[:, j:j + 1]
     return out
 
 
@@ -385,7 +445,7 @@ class _Data:
     """Per-deal data for the auction: DD rows, lone "every trick?", failing lone tricks."""
 
     def __init__(self, counts: np.ndarray, preset: Preset, dealer: Seat, seats: Sequence[int],
-                 workers: int, progress):
+                 workers: int, progress, me: int | None = None):
         self.counts = counts
         self.preset = preset
         self.dealer = dealer
@@ -393,7 +453,7 @@ class _Data:
         self.n = preset.tricks
         self.strains = list(preset.strains)
         self.seats = list(seats)
-        self.dd = _dd_rows(counts, preset, dealer, seats, workers, progress)
+        self.dd = _dd_rows(counts, preset, dealer, seats, workers, progress, me)
         self.lone = list(lone_bids(preset))
         L, K = len(self.lone), len(self.strains)
         # made[s, seat, bid, strain]; lo/hi: bounds on a failing lone hand's tricks
@@ -666,7 +726,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         if progress:
             progress(min(done[0], total), total)
 
-    data = _Data(counts, preset, dealer, seats, workers, tick)
+    data = _Data(counts, preset, dealer, seats, workers, tick, int(seat))
     if progress:
         progress(total, total)
     me = seat
@@ -761,7 +821,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         return (value, extra, -k)
 
     a_is_lone = [False, 0]
-    results = []
+    results, per_deal = [], []
     n = preset.tricks
     for i, a in enumerate(acts):
         choices = lo[i]
@@ -792,10 +852,15 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             if tgt is not None:
                 r.p_win = float(np.mean(_win(preset, o, my_side, score[0], score[1], tgt)))
         results.append(r)
+        per_deal.append(v)
     recommend = results[0]
     for r in results[1:]:
         if r.ev > recommend.ev:
             recommend = r
+    # paired standard error of the difference to the recommendation (same deals)
+    vb = per_deal[results.index(recommend)]
+    for r, v in zip(results, per_deal):
+        r.se_vs_best = float(np.std(v - vb, ddof=1) / math.sqrt(S)) if S > 1 else 0.0
     best_game = None
     if score is not None:
         tgt = target if target is not None else preset.target

@@ -153,6 +153,10 @@ def test_advice_matches_dd_tables_of_given_deals(name, index, seat, dealer, pref
             assert r.p_declare == pytest.approx(p_declare)
     best = max(want, key=lambda a: np.mean(want[a][1]))  # first of the best: pass, then low
     assert adv.recommend.action == best
+    vb = np.array(want[best][1])
+    for r in adv.actions:
+        diff = np.array(want[r.action][1]) - vb
+        assert r.se_vs_best == pytest.approx(float(np.std(diff, ddof=1) / math.sqrt(k)))
     # per strain: the DD tricks of our seat declaring
     preset = PRESETS[name]
     for st, stats in adv.strains.items():
