@@ -157,8 +157,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         s, cs = item.split(":", 1)
         known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
     total_hint = len(deal_list) if deal_list is not None else samples
-    progress_cb = None
-    bar = None
+    bar = progress_cb = None
     if total_hint >= 200 and err.is_terminal:  # a long run: a progress bar on stderr
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
         bar = Progress(TextColumn("solving deals"), BarColumn(), TextColumn("{task.completed}/{task.total}"),

@@ -68,7 +68,7 @@ from .auction import Auction, Bid, format_action, ladder, legal_actions
 from .lone import _bid_values, _searcher, lone_bids, lone_leader, lone_results
 from .notation import Deal, parse_card, parse_hand
 from .rules import (
-    NotationError, Preset, RulesError, Seat, Side, Strain, effective_suit, get_preset,
+    NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
     parse_seat, rank_order,
 )
 from .solve import tt_bits_for

@@ -32,9 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-import numpy as np
-
-from .auction import Bid, bid_order, contract_diff, format_action, hand_result, ladder, legal_actions
+from .auction import Bid, contract_diff, format_action, hand_result, ladder, legal_actions
 from .notation import Deal
 from .rules import (
     Preset, RulesError, Seat, Side, Strain, get_preset, parse_seat,
