@@ -19,12 +19,14 @@ Single-dummy choices of the bidder (the seat advised):
   and it overrates the bidder — most with balanced hands that could play in several strains.
   The same holds for the strain of our lone bid.
 - The other seats (partner included) choose per deal, double-dummy, as in par.
-- **Lone exchanges** are valued double-dummy per deal (the best exchange, as in the lone
-  table).  For ``standard`` 12 the partner chooses a card knowing the hand, and the bidder
-  discards after seeing it, so this overrates the bidder only by the discard's knowledge of
-  the opponents' cards.  For the ``double32`` loners RULES.md has the laid-down cards chosen at
-  bid time; this model still takes the best per deal (an overestimate, stated in the output
-  notes) — fixing the laid-down cards across deals is left for later.
+- **Lone exchanges.**  ``double32`` loners lay their cards down at bid time, before the
+  strain is named (RULES.md §2): the laid-down cards are fixed across the deals and strains —
+  among the choices that are not dominated (the lowest cards of each suit), the one with the
+  most deals taking every trick in its best strain — while the partner's gift, chosen knowing
+  the strain and their own hand, is the best per deal.  ``standard`` 12 is valued as in the
+  lone table (the partner's gift and then the bidder's discard, best per deal): the gift may
+  depend on the deal, and the discard, made after seeing the gift, is overrated only by its
+  knowledge of the opponents' cards.  Other seats' loners are double-dummy, as in par.
 
 What is computed per deal (only what the auction from this point needs):
 
@@ -65,10 +67,10 @@ import numpy as np
 
 from . import _search
 from .auction import Auction, Bid, format_action, ladder, legal_actions
-from .lone import _bid_values, _searcher, lone_bids, lone_leader, lone_results
+from .lone import _bid_values, _searcher, exchange_order, lone_bids, lone_leader, lone_results
 from .notation import Deal, parse_card, parse_hand
 from .rules import (
-    NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
+    Card, NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
     parse_seat, rank_order,
 )
 from .solve import tt_bits_for
@@ -142,7 +144,8 @@ class Advice:
     high); ``recommend``: the action with the best ``ev`` (ties: the lower action);
     ``best_for_game``: the action with the best ``p_win`` when a score was given (None
     otherwise); ``strains``: ``{Strain: StrainStats}``; ``seed``/``samples``: the sampling
-    (``seed`` None with given deals).
+    (``seed`` None with given deals); ``laid_down``: for each loner whose cards are laid down
+    at bid time (``double32``), the cards chosen (``{"two-card": ["SJ", "HJ"]}``).
     """
 
     preset: Preset
@@ -159,6 +162,7 @@ class Advice:
     score: Optional[tuple] = None
     target: Optional[int] = None
     notes: list = field(default_factory=list)
+    laid_down: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         from .notation import format_hand
@@ -174,6 +178,8 @@ class Advice:
             d["best_for_game"] = None if self.best_for_game is None else self.best_for_game.action
             d["best_for_game_differs"] = (self.best_for_game is not None
                                           and self.best_for_game.action != self.recommend.action)
+        if self.laid_down:
+            d["laid_down"] = self.laid_down
         if self.notes:
             d["notes"] = self.notes
         return d
@@ -436,6 +442,52 @@ def lone_possible(counts: np.ndarray, preset: Preset, seat: int, strain: int,
     return ok
 
 
+def _cards_of(row: np.ndarray) -> list:
+    """The cards of one seat's 24 counts, a card twice when both copies are held."""
+    return [c for c in range(24) for _ in range(int(row[c]))]
+
+
+def _dominant_choices(cards: Sequence[int], strain: int, k: int, highest: bool) -> list:
+    """The k-card choices from ``cards`` worth trying when the lowest (``highest`` False: cards
+    to lay down) or the highest (cards to give) of each effective suit dominate: a lone hand
+    with a higher card of a suit in place of a lower one takes every trick whenever it did.
+    Sorted tuples; one per way of spreading k over the suits."""
+    groups: dict = {}
+    for c in cards:
+        groups.setdefault(int(effective_suit(c, strain)), []).append(c)
+    for u in groups:
+        groups[u].sort(key=lambda c: rank_order(c, strain), reverse=highest)
+    suits = sorted(groups)
+    out: list = []
+
+    def spread(i: int, left: int, acc: list) -> None:
+        if left == 0:
+            out.append(tuple(sorted(acc)))
+            return
+        if i == len(suits):
+            return
+        g = groups[suits[i]]
+        for m in range(min(left, len(g)), -1, -1):
+            spread(i + 1, left - m, acc + g[:m])
+
+    spread(0, k, [])
+    return out
+
+
+def _no_bad_suit(row: np.ndarray, opp_top: np.ndarray, strain: int) -> bool:
+    """The lone hand ``row`` (24 counts) holds no suit in which the opponents hold a higher
+    card (strictly: of identical cards the first played wins, and the lone hand leads every
+    trick it wins): a necessary condition for taking every trick when the lone hand leads."""
+    top = [0, 0, 0, 0]
+    for c in range(24):
+        if row[c]:
+            u = int(effective_suit(c, strain))
+            v = rank_order(c, strain) + 1
+            if v > top[u]:
+                top[u] = v
+    return all(top[u] == 0 or top[u] >= opp_top[u] for u in range(4))
+
+
 def _lone_searcher(preset: Preset):
     """This thread's lone search context (solver.lone's, keyed by deck form)."""
     return _searcher(Deal([[], [], [], []], preset.deck))
@@ -453,6 +505,8 @@ class _Data:
         self.n = preset.tricks
         self.strains = list(preset.strains)
         self.seats = list(seats)
+        self.me = me
+        self._leaders = {s: int(lone_leader(preset, s, dealer)) for s in range(4)}
         self.dd = _dd_rows(counts, preset, dealer, seats, workers, progress, me)
         self.lone = list(lone_bids(preset))
         L, K = len(self.lone), len(self.strains)
@@ -465,6 +519,12 @@ class _Data:
         self._deals: dict = {}
         if L:
             self._lone_all(workers, progress)
+        # our own loners whose laid-down cards are chosen at bid time: fixed across the deals
+        self.laid_down: dict = {}
+        if me is not None:
+            for j, lb in enumerate(self.lone):
+                if lb.discard > 0 and exchange_order(preset, lb) == "discard-first":
+                    self._fixed_discard(int(me), j, lb)
 
     def deal(self, i: int) -> Deal:
         d = self._deals.get(i)
@@ -516,13 +576,80 @@ class _Data:
     def refine(self, samples: np.ndarray, seat: int, j: int, k: int) -> None:
         """Exact lone tricks for (seat, lone bid j, strain k) on the given deals (failing)."""
         st = self.strains[k]
+        fixed = self.laid_down.get(self.lone[j].name) if seat == self.me else None
         for i in samples:
             i = int(i)
             if self.made[i, seat, j, k] or self.lo[i, seat, j, k] == self.hi[i, seat, j, k]:
                 continue
-            res = lone_results(self.deal(i), self.preset, seat, st, self.dealer)
-            t = res[j].tricks
+            if fixed is not None:
+                t = self._fixed_tricks(i, seat, self.lone[j], int(st), fixed, exact=True)
+            else:
+                t = lone_results(self.deal(i), self.preset, seat, st, self.dealer)[j].tricks
             self.lo[i, seat, j, k] = self.hi[i, seat, j, k] = t
+
+    # -- loners with cards laid down at bid time (double32) ---------------------------------
+    def _fixed_tricks(self, i: int, seat: int, lb, strain: int, discard: tuple, exact: bool,
+                      tops: tuple | None = None) -> int:
+        """Lone tricks of ``seat`` on deal ``i`` with ``discard`` laid down and the partner's
+        best gift of ``lb.give`` cards (dominance-reduced: the top cards of each suit).  With
+        ``exact`` False: n if every trick is taken, else -1."""
+        n = self.n
+        c = self.counts[i]
+        partner = (seat + 2) % 4
+        base = c.copy()
+        for card in discard:
+            base[seat, card] -= 1
+        base[partner] = 0
+        gifts = _dominant_choices(_cards_of(c[partner]), strain, lb.give, highest=True)
+        best = -1
+        leader = self._leaders[seat]
+        searcher = _lone_searcher(self.preset)
+        for g in gifts:
+            fc = base.copy()
+            for card in g:
+                fc[seat, card] += 1
+            if not exact:
+                if tops is not None and not _no_bad_suit(fc[seat], tops, strain):
+                    continue
+                if searcher.plain(fc, strain, leader, seat, True)[1]:
+                    return n
+            else:
+                t, a = searcher.plain(fc, strain, leader, seat, False)
+                best = max(best, int(t))
+                if best == n:
+                    return n
+        return best if exact else -1
+
+    def _fixed_discard(self, seat: int, j: int, lb) -> None:
+        """Choose the laid-down cards once for all deals (RULES.md §2: laid down at bid time,
+        before the strain is named): among the dominance-reduced choices (the lowest cards of
+        each suit, under some strain), the one with the most deals taking every trick in its
+        best strain; then ``made`` of this bid for our seat uses it on every deal."""
+        own = _cards_of(self.counts[0, seat])
+        choices: list = []
+        for st in self.strains:
+            for d in _dominant_choices(own, int(st), lb.discard, highest=False):
+                if d not in choices:
+                    choices.append(d)
+        opp = [(seat + 1) % 4, (seat + 3) % 4]
+        leads = self._leaders[seat] == seat  # the filter needs the lone hand on lead
+        tops = {}
+        for st in self.strains:
+            t, _ = suit_tops(self.counts, int(st))
+            tops[int(st)] = np.maximum(t[:, opp[0]], t[:, opp[1]])
+        best = None
+        for d in choices:
+            made = np.zeros((self.S, len(self.strains)), dtype=bool)
+            for k, st in enumerate(self.strains):
+                for i in range(self.S):
+                    made[i, k] = self._fixed_tricks(i, seat, lb, int(st), d, False,
+                                                    tops[int(st)][i] if leads else None) == self.n
+            key = made.mean(axis=0).max()
+            if best is None or key > best[0]:
+                best = (key, d, made)
+        _, d, made = best
+        self.made[:, seat, j, :] = made
+        self.laid_down[lb.name] = d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -871,9 +998,6 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             for r in results[1:]:
                 if r.p_win > best_game.p_win:
                     best_game = r
-    if preset.name == "double32" and preset.lone_bids:
-        notes.append("double32 loners: the laid-down cards are chosen per deal (double-dummy), "
-                     "which overrates the loner")
 
     # per strain: our seat declaring
     stats = {}
@@ -885,6 +1009,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                                 {lv: float(np.mean(t >= lv)) for lv in levels},
                                 {lb.name: float(np.mean(data.made[:, me, j, k]))
                                  for j, lb in enumerate(data.lone)})
+    laid = {name: [str(Card(c)) for c in d] for name, d in data.laid_down.items()}
     return Advice(preset, seat, dealer, cards, list(auc.actions), seed_out, S, results, recommend,
                   stats, best_game, score, (target if target is not None else preset.target) if score else None,
-                  notes)
+                  notes, laid)

@@ -24,7 +24,7 @@ from solver.advice import advise, sample_deals
 from solver.auction import parse_bid
 from solver.notation import Deal, format_hand, parse_hand
 from solver.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
-from solver.solve import dd_table
+from solver.solve import dd_table, solve_position
 
 
 def deals_around(text: str, seat: int, k: int, seed: int, deck: str = "single24") -> list[Deal]:
@@ -297,3 +297,47 @@ def test_lazy_lone_counts_agree_with_exact():
                 assert (a.action, a.strain, a.ev, a.p_declare) == (b.action, b.strain, b.ev, b.p_declare)
             else:
                 assert a.ev <= b.ev + 1e-9 and b.ev <= a.ev_max + 1e-9
+
+
+def test_double32_laid_down_cards_fixed_across_deals():
+    """double32 loners: the laid-down cards are one choice for every deal and strain, the
+    partner's gift the best per deal.  Against every choice of laid-down cards and every gift,
+    enumerated here with ``solve_position``: the chosen cards reach the best share of deals
+    taking every trick, and the per-strain shares are those of the chosen cards."""
+    from itertools import combinations
+
+    from solver.notation import Position
+    from solver.rules import Side
+
+    rng = random.Random(11)
+    form = DECKS["double32"]
+    pack = [c for c in form.card_ids for _ in range(2)]
+    rng.shuffle(pack)
+    text = Deal([pack[i * 8:(i + 1) * 8] for i in range(4)], form).pbn()
+    seat, partner = Seat.W, Seat.E
+    deals = deals_around(text, seat, 3, seed=12, deck="double32")
+    own = list(deals[0].hands[seat])
+    adv = advise(own, seat, Seat.N, "double32", ["pass", "pass"], deals=deals)
+    strains = PRESETS["double32"].strains
+
+    def takes_all(deal, d, g, st):
+        hands = [list(h) for h in deal.hands]
+        for c in d:
+            hands[seat].remove(c)
+            hands[partner].append(c)
+        for c in g:
+            hands[partner].remove(c)
+            hands[seat].append(c)
+        pos = Position(Deal(hands, "double32"), st, seat, lone=seat)
+        return solve_position(pos)[Side(seat % 2)] == 8
+
+    for name, k in (("one-card", 1), ("two-card", 2)):
+        shares = {}
+        for d in sorted(set(combinations(sorted(own), k))):
+            shares[d] = [np.mean([any(takes_all(deal, d, g, st)
+                                      for g in sorted(set(combinations(sorted(deal.hands[partner]), k))))
+                                  for deal in deals]) for st in strains]
+        chosen = tuple(sorted(parse_hand(" ".join(adv.laid_down[name]))))
+        assert max(shares[chosen]) == max(max(v) for v in shares.values())
+        for st, want in zip(strains, shares[chosen]):
+            assert adv.strains[st].p_all_alone[name] == pytest.approx(want)
