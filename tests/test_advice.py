@@ -47,8 +47,10 @@ def deals_around(text: str, seat: int, k: int, seed: int, deck: str = "single24"
     return out
 
 
-def expected(name: str, deals: list[Deal], seat: int, dealer: int, prefix: list[str]) -> dict:
-    """Per action: (strain, ev, se, p_make, p_declare), worked out deal by deal."""
+def expected(name: str, deals: list[Deal], seat: int, dealer: int, prefix: list[str],
+             lone_fix=None) -> dict:
+    """Per action: (strain, ev, se, p_make, p_declare), worked out deal by deal.
+    ``lone_fix(deal, lone)`` may change the lone values of a deal (our seat's loners)."""
     r = RULES[name]
     preset = PRESETS[name]
     n = preset.tricks
@@ -58,6 +60,8 @@ def expected(name: str, deals: list[Deal], seat: int, dealer: int, prefix: list[
     for d in deals:
         dd = dd_table(d, preset, dealer)
         lone = lone_values(d, name, dealer)
+        if lone_fix is not None:
+            lone_fix(d, lone)
         tables.append((dd, lone))
 
     def tricks_of_for(dd, lone):
@@ -175,7 +179,30 @@ def test_advice_double32_given_deals():
     text = Deal([pack[i * 8:(i + 1) * 8] for i in range(4)], form).pbn()
     deals = deals_around(text, Seat.W, 4, seed=4, deck="double32")
     adv = advise(deals[0].hands[Seat.W], Seat.W, Seat.N, "double32", ["5S", "pass"], deals=deals, exact=True)
-    want = expected("double32", deals, Seat.W, Seat.N, ["5S", "pass"])
+
+    def fixed_laid_down(deal, lone):
+        """Our loners: the advice's laid-down cards on every deal, the partner's best gift."""
+        from itertools import combinations
+
+        from solver.notation import Position
+        from solver.rules import Side
+        for name, cards in adv.laid_down.items():
+            d = parse_hand(" ".join(cards))
+            for st in RULES["double32"]["strains"]:
+                best = 0
+                for g in set(combinations(sorted(deal.hands[Seat.E]), len(d))):
+                    hands = [list(h) for h in deal.hands]
+                    for c in d:
+                        hands[Seat.W].remove(c)
+                        hands[Seat.E].append(c)
+                    for c in g:
+                        hands[Seat.E].remove(c)
+                        hands[Seat.W].append(c)
+                    pos = Position(Deal(hands, "double32"), st, Seat.W, lone=Seat.W)
+                    best = max(best, solve_position(pos)[Side.EW])
+                lone[(int(Seat.W), name, st)] = best
+
+    want = expected("double32", deals, Seat.W, Seat.N, ["5S", "pass"], fixed_laid_down)
     assert [r.action for r in adv.actions] == list(want)
     for r in adv.actions:
         st, vals, _, _ = want[r.action]
