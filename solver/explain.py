@@ -29,10 +29,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .notation import Deal, Position, parse_cards
-from .rules import (
-    Card, IllegalPlayError, RulesError, Seat, Side, Strain, effective_suit, next_active,
-    parse_seat, parse_strain, rank_order, trick_winner,
-)
+from .rules import Card, RulesError, Seat, Side, effective_suit, next_active, parse_seat, rank_order
 from .solve import get_solver
 
 __all__ = [
@@ -205,22 +202,26 @@ class PlayAnalysis:
 
 _SUIT = [[int(effective_suit(c, s)) for c in range(24)] for s in range(6)]
 _ORDER = [[rank_order(c, s) for c in range(24)] for s in range(6)]
-_CARDS = list(Card)
+_SORT = [[_SUIT[s][c] * 8 + 7 - _ORDER[s][c] for c in range(24)] for s in range(6)]   # suit, high first
+_NEXT = {out: [int(next_active(s, None if out < 0 else out)) for s in range(4)] for out in range(-1, 4)}
 
 
 class _Walk:
-    """Counts (4 × 24 uint8), the current trick and the tricks won, with push/pop; every
-    search question goes to the core with this state."""
+    """Counts (4 × 24 uint8 for the core, and a list mirror for Python), the current trick
+    and the tricks won, with push/pop; every search question goes to the core with this
+    state.  Card suits and orders come from tables built from solver.rules."""
 
-    __slots__ = ("counts", "strain", "out", "size", "trick", "seats", "leader", "won", "left",
-                 "solver", "hist", "suit", "order")
+    __slots__ = ("counts", "h", "strain", "out", "size", "trick", "seats", "leader", "won", "left",
+                 "solver", "hist", "suit", "order", "nxt", "trump")
 
     def __init__(self, pos: Position):
-        self.counts = np.array(pos.hands, dtype=np.uint8)
-        if pos.out is not None:
-            self.counts[pos.out] = 0
-        self.strain = int(pos.strain)
         self.out = -1 if pos.out is None else int(pos.out)
+        self.h = [list(r) if s != self.out else [0] * 24 for s, r in enumerate(pos.hands)]
+        self.counts = np.frombuffer(bytearray(self.h[0] + self.h[1] + self.h[2] + self.h[3]),
+                                    dtype=np.uint8).reshape(4, 24)
+        self.strain = int(pos.strain)
+        self.trump = self.strain if self.strain < 4 else -1
+        self.nxt = _NEXT[self.out]
         self.size = pos.trick_size
         self.trick = [int(c) for _, c in pos.trick]
         self.seats = [int(s) for s, _ in pos.trick]
@@ -228,7 +229,7 @@ class _Walk:
         self.won = [pos.tricks_won[Side.NS], pos.tricks_won[Side.EW]]
         # tricks not yet complete, the current one included (counted from the hand of the
         # current trick's leader, who has played to it already)
-        self.left = int(self.counts[self.leader].sum()) + (1 if self.trick else 0)
+        self.left = sum(self.h[self.leader]) + (1 if self.trick else 0)
         self.solver = get_solver(pos.deal.deck)
         self.hist: list[tuple] = []
         self.suit = _SUIT[self.strain]
@@ -236,43 +237,59 @@ class _Walk:
 
     @property
     def to_move(self) -> int:
-        if not self.trick:
-            return self.leader
-        p = self.seats[-1]
-        return int(next_active(p, None if self.out < 0 else self.out))
+        return self.nxt[self.seats[-1]] if self.trick else self.leader
 
     def legal(self) -> list[int]:
-        p = self.to_move
-        row = self.counts[p]
+        row = self.h[self.to_move]
         held = [c for c in range(24) if row[c]]
         if self.trick:
-            led = self.suit[self.trick[0]]
-            follow = [c for c in held if self.suit[c] == led]
+            suit = self.suit
+            led = suit[self.trick[0]]
+            follow = [c for c in held if suit[c] == led]
             if follow:
                 return follow
         return held
 
+    def winner_index(self, trick: list[int]) -> int:
+        """Index of the winning card (RULES.md §1, as solver.rules.trick_winner: highest trump,
+        else highest of the suit led; of identical cards the first played)."""
+        suit, order, trump = self.suit, self.order, self.trump
+        best = 0
+        bs, bo = suit[trick[0]], order[trick[0]]
+        for i in range(1, len(trick)):
+            s, o = suit[trick[i]], order[trick[i]]
+            if (s == bs and o > bo) or (s == trump and bs != trump):
+                best, bs, bo = i, s, o
+        return best
+
     def push(self, card: int) -> int | None:
         """Play ``card`` for the player to move; the trick's winner when it completes it."""
         p = self.to_move
-        self.hist.append((self.leader, list(self.trick), list(self.seats), list(self.won), self.left))
+        self.hist.append((self.leader, self.trick, self.seats, self.won, self.left))
         self.counts[p, card] -= 1
-        self.trick.append(card)
-        self.seats.append(p)
-        if len(self.trick) == self.size:
-            w = self.seats[trick_winner(self.trick, self.strain)]
-            self.won[w & 1] += 1
+        self.h[p][card] -= 1
+        trick = self.trick + [card]
+        seats = self.seats + [p]
+        if len(trick) == self.size:
+            w = seats[self.winner_index(trick)]
+            won = list(self.won)
+            won[w & 1] += 1
+            self.won = won
             self.left -= 1
             self.leader = w
             self.trick = []
             self.seats = []
             return w
+        self.trick = trick
+        self.seats = seats
         return None
 
     def pop(self, card: int) -> None:
         """Take back ``card`` (the last card pushed)."""
         self.leader, self.trick, self.seats, self.won, self.left = self.hist.pop()
-        self.counts[self.to_move, card] += 1
+        p = self.to_move
+        self.counts[p, card] += 1
+        self.h[p][card] += 1
 
     # -- questions to the core (NS tricks of the rest, the current trick included) ----------
     def rest(self, guess: int = -1) -> int:
@@ -286,9 +303,6 @@ class _Walk:
         if target > self.left:
             return False
         return self.solver.can_take(self.counts, self.strain, self.leader, self.out, self.trick, target)
-
-    def total_ns(self, rest: int) -> int:
-        return self.won[0] + rest
 
     def total(self) -> int:
         return self.won[0] + self.won[1] + self.left
@@ -305,45 +319,38 @@ def equivalent_groups(pos: Position) -> list[list[Card]]:
     Returns a list of groups, each a list of Card from highest to lowest; groups are in suit
     order (S H D C, the effective suit) and then from high to low.
     """
-    strain = pos.strain
-    present = [0] * 24
-    for s in pos.seats:
-        if s != pos.to_move:
-            for c in range(24):
-                present[c] += pos.hands[s][c]
-    for _, c in pos.trick:
-        present[c] += 1
-    return _groups([int(c) for c in pos.legal_cards()], present, strain)
+    present = [c for s in pos.seats if s != pos.to_move for c in range(24) if pos.hands[s][c]]
+    present += [int(c) for _, c in pos.trick]
+    return [[Card(c) for c in g] for g in _groups([int(c) for c in pos.legal_cards()], present, pos.strain)]
 
 
-def _groups(legal: Sequence[int], present: Sequence[int], strain: int) -> list[list[Card]]:
+def _groups(legal: Sequence[int], present: Iterable[int], strain: int) -> list[list[int]]:
+    """Group ``legal`` (distinct card ids of one hand) into equivalent cards; ``present``: the
+    ids of the cards in play elsewhere.  Groups in effective-suit order, high to low."""
     suit, order = _SUIT[strain], _ORDER[strain]
-    # orders of the cards still in play elsewhere, per effective suit
-    out = [set(), set(), set(), set()]
-    for x in range(24):
-        if present[x]:
-            out[suit[x]].add(order[x])
-    key = sorted(legal, key=lambda c: (suit[c], -order[c]))
-    groups: list[list[Card]] = []
-    for c in key:
-        if groups:
-            prev = groups[-1][-1]
-            if suit[prev] == suit[c]:
-                lo, hi = order[c], order[prev]
-                if not any(lo <= o <= hi for o in out[suit[c]]):
-                    groups[-1].append(_CARDS[c])
-                    continue
-        groups.append([_CARDS[c]])
+    pm = [0, 0, 0, 0]                  # per effective suit: bit o set when order o is present
+    for x in present:
+        pm[suit[x]] |= 1 << order[x]
+    groups: list[list[int]] = []
+    prev = -1
+    for c in sorted(legal, key=_SORT[strain].__getitem__):
+        if prev >= 0 and suit[prev] == suit[c]:
+            lo, hi = order[c], order[prev]
+            if not pm[suit[c]] & ((2 << hi) - (1 << lo)):
+                groups[-1].append(c)
+                prev = c
+                continue
+        groups.append([c])
+        prev = c
     return groups
 
 
 def _walk_groups(w: _Walk) -> list[list[int]]:
     p = w.to_move
-    present = w.counts.sum(axis=0, dtype=np.int32) - w.counts[p]
-    present = present.tolist()
-    for c in w.trick:
-        present[c] += 1
-    return [[int(c) for c in g] for g in _groups(w.legal(), present, w.strain)]
+    a, b, c = [w.h[s] for s in range(4) if s != p]
+    present = [x for x in range(24) if a[x] or b[x] or c[x]]
+    present.extend(w.trick)
+    return _groups(w.legal(), present, w.strain)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -356,16 +363,18 @@ def _score_groups(w: _Walk, root: int, groups: list[list[int]]) -> list[tuple[in
     ns_moves = (w.to_move & 1) == 0
     base = w.won[0]
     out = []
-    for g in groups:
+    found = False
+    for i, g in enumerate(groups):
         card = g[0]
+        if i == len(groups) - 1 and not found:
+            out.append((base + root, True))    # some card keeps the value: this one
+            break
         w.push(card)
         need = base + root - w.won[0]          # rest the child must reach to keep the value
-        if ns_moves:
-            ok = w.can(need)
-        else:
-            ok = not w.can(need + 1)
+        ok = w.can(need) if ns_moves else not w.can(need + 1)
         if ok:
             out.append((base + root, True))
+            found = True
         else:
             out.append((w.won[0] + _exact_beyond(w, need, ns_moves), False))
         w.pop(card)
@@ -432,7 +441,7 @@ def _candidate_order(w: _Walk, groups: list[list[int]]) -> list[int]:
     if not w.trick:
         reps = [g[0] for g in groups]
         return sorted(reps, key=lambda c: (-(suit[c] == trump), -order[c]))
-    wi = trick_winner(w.trick, w.strain)
+    wi = w.winner_index(w.trick)
     win_card, win_seat = w.trick[wi], w.seats[wi]
     partner_wins = (win_seat & 1) == (w.to_move & 1)
 
