@@ -48,7 +48,7 @@ import numpy as np
 from . import _search
 from .notation import Deal, parse_hand
 from .rules import (
-    BidEuchreError, DeckForm, NotationError, Preset, RulesError, Seat, get_deck, get_preset,
+    BidEuchreError, DeckForm, NotationError, Preset, Seat, get_deck, get_preset,
     parse_seat,
 )
 from .solve import table_from_ns, table_leaders, tt_bits_for
