@@ -76,6 +76,7 @@ cdef struct Cand:
     uint8_t disc[MAXK]
     int score
     int dom
+    int may_all          # may take every trick (may_take_all); 0: surely cannot
 
 
 cdef struct ExchangeSet:
@@ -83,9 +84,12 @@ cdef struct ExchangeSet:
     uint8_t p[24]        # partner's hand
     uint8_t o1[24]       # opponents
     uint8_t o2[24]
+    uint32_t m1[3]       # effective-layout masks: [0] scratch for the final hand, [1] [2] opponents
+    uint32_t m2[3]
     int strain
     int k
     int give_first
+    int lone_leads
     Cand* cands
     int n
     int cap
@@ -140,28 +144,26 @@ cdef inline uint64_t key_hash(const uint32_t* key) noexcept nogil:
     return h
 
 
-cdef void make_key(const uint8_t* f, const uint8_t* o1, const uint8_t* o2, int strain,
-                   uint32_t* key) noexcept nogil:
-    """Relative-rank key of a final hand against the opponents' hands."""
-    cdef uint32_t m1[3]
-    cdef uint32_t m2[3]
-    cdef uint32_t allm, bit
-    cdef const uint8_t* hs[3]
-    cdef int i, c, s, sh
+cdef void hand_masks(const uint8_t* f, int strain, uint32_t* m1, uint32_t* m2) noexcept nogil:
+    """A hand's cards in the effective layout: m1 one copy or more, m2 both copies."""
+    cdef int c
+    cdef uint32_t bit
+    m1[0] = 0
+    m2[0] = 0
+    for c in range(24):
+        if f[c]:
+            bit = (<uint32_t>1) << LAY[strain][c]
+            m1[0] |= bit
+            if f[c] >= 2:
+                m2[0] |= bit
+
+
+cdef void make_key(const uint32_t* m1, const uint32_t* m2, uint32_t* key) noexcept nogil:
+    """Relative-rank key of three hands (lone, opponents): each suit squeezed onto the cards
+    in play, so that equivalent final hands get the same key."""
+    cdef uint32_t allm = m1[0] | m1[1] | m1[2]
+    cdef int i, s, sh
     cdef uint32_t a
-    hs[0] = f
-    hs[1] = o1
-    hs[2] = o2
-    for i in range(3):
-        m1[i] = 0
-        m2[i] = 0
-        for c in range(24):
-            if hs[i][c]:
-                bit = (<uint32_t>1) << LAY[strain][c]
-                m1[i] |= bit
-                if hs[i][c] >= 2:
-                    m2[i] |= bit
-    allm = m1[0] | m1[1] | m1[2]
     for i in range(6):
         key[i] = 0
     for s in range(4):
@@ -194,6 +196,64 @@ cdef bint is_top(const uint8_t* pool, const uint8_t* chosen, int k, int strain, 
                         return 0
                     if not top and w < v:
                         return 0
+    return 1
+
+
+cdef bint covered(const uint8_t* f, const uint8_t* o, int strain, int suit, int limit) noexcept nogil:
+    """Hall's condition: the ``limit`` highest cards of ``o`` in effective ``suit`` (all when
+    limit < 0) can each be met by a distinct card of ``f`` of that suit at least as high."""
+    cdef int ov[24]
+    cdef int n = 0, i, j, c, v, t, need, have
+    for c in range(24):
+        v = LAY[strain][c]
+        if (v >> 3) == suit:
+            for t in range(o[c]):
+                ov[n] = v
+                n += 1
+    # sort descending (n is small)
+    for i in range(1, n):
+        v = ov[i]
+        j = i
+        while j > 0 and ov[j - 1] < v:
+            ov[j] = ov[j - 1]
+            j -= 1
+        ov[j] = v
+    if limit >= 0 and limit < n:
+        n = limit
+    for i in range(n):
+        need = i + 1
+        have = 0
+        for c in range(24):
+            if f[c]:
+                v = LAY[strain][c]
+                if (v >> 3) == suit and v >= ov[i]:
+                    have += f[c]
+        if have < need:
+            return 0
+    return 1
+
+
+cdef bint may_take_all(const uint8_t* f, const uint8_t* o1, const uint8_t* o2, int strain,
+                       bint lone_leads) noexcept nogil:
+    """A necessary condition for the lone hand ``f`` to take every trick (sound: False means it
+    cannot).  Every trick is the lone player's, so every card an opponent plays is met in its
+    trick by a distinct card of the lone hand that beats it (or equals it, played first):
+    - under a trump suit, each opponent's trumps need distinct lone trumps at least as high;
+    - in NT/NTL with the lone player on lead, the lone player leads every trick, so for each
+      suit the lone hand holds m cards of, each opponent's m highest cards of it (which the
+      opponent may play first) need distinct lone cards of the suit at least as high."""
+    cdef int s, m, c
+    if strain < 4:
+        return covered(f, o1, strain, strain, -1) and covered(f, o2, strain, strain, -1)
+    if not lone_leads:
+        return 1
+    for s in range(4):
+        m = 0
+        for c in range(24):
+            if f[c] and (LAY[strain][c] >> 3) == s:
+                m += f[c]
+        if m > 0 and not (covered(f, o1, strain, s, m) and covered(f, o2, strain, s, m)):
+            return 0
     return 1
 
 
@@ -235,7 +295,8 @@ cdef int add_cand(ExchangeSet* e, const uint8_t* give, const uint8_t* disc) noex
         f[give[i]] += 1
     for i in range(e.k):
         f[disc[i]] -= 1
-    make_key(f, e.o1, e.o2, e.strain, key)
+    hand_masks(f, e.strain, &e.m1[0], &e.m2[0])
+    make_key(e.m1, e.m2, key)
     # dominance: top cards given, bottom cards discarded (of the discard pool)
     dom = is_top(e.p, give, e.k, e.strain, 1)
     if dom:
@@ -293,6 +354,7 @@ cdef int add_cand(ExchangeSet* e, const uint8_t* give, const uint8_t* disc) noex
     memcpy(e.cands[idx].disc, disc, e.k)
     e.cands[idx].score = score_hand(f, e.strain)
     e.cands[idx].dom = dom
+    e.cands[idx].may_all = -1  # worked out when first needed (cand_may_all)
     return 0
 
 
@@ -338,6 +400,21 @@ cdef int enumerate_all(ExchangeSet* e) noexcept nogil:
     free(gl)
     free(dl)
     return rc
+
+
+cdef bint cand_may_all(ExchangeSet* e, Cand* cd) noexcept nogil:
+    """may_take_all for a candidate, computed once."""
+    cdef uint8_t f[24]
+    cdef int i
+    if cd.may_all < 0:
+        for i in range(24):
+            f[i] = e.h[i]
+        for i in range(e.k):
+            f[cd.give[i]] += 1
+        for i in range(e.k):
+            f[cd.disc[i]] -= 1
+        cd.may_all = may_take_all(f, e.o1, e.o2, e.strain, e.lone_leads)
+    return cd.may_all != 0
 
 
 cdef void sort_cands(Cand* a, int n) noexcept nogil:
@@ -438,7 +515,10 @@ cdef class LoneSearch:
             g.left += g.counts[lone * 24 + i]
         with nogil:
             if all_only:
-                a = lone_can(&self.c, &g, g.left)
+                a = may_take_all(&g.counts[lone * 24], &g.counts[((lone + 1) & 3) * 24],
+                                 &g.counts[((lone + 3) & 3) * 24], strain, leader == lone)
+                if a:
+                    a = lone_can(&self.c, &g, g.left)
                 v = -1
             else:
                 v = lone_exact(&self.c, &g, 1)
@@ -474,6 +554,9 @@ cdef class LoneSearch:
         e.strain = strain
         e.k = k
         e.give_first = give_first
+        e.lone_leads = leader == lone
+        hand_masks(e.o1, strain, &e.m1[1], &e.m2[1])
+        hand_masks(e.o2, strain, &e.m1[2], &e.m2[2])
         e.cap = 64
         e.cands = <Cand*>malloc(e.cap * sizeof(Cand))
         e.tmask = 127
@@ -503,6 +586,8 @@ cdef class LoneSearch:
                 for i in range(e.n):
                     if not e.cands[i].dom:
                         break
+                    if not cand_may_all(&e, &e.cands[i]):
+                        continue
                     load_final(&g, &e, &e.cands[i])
                     self.searches += 1
                     if lone_can(&self.c, &g, g.left):
@@ -515,6 +600,8 @@ cdef class LoneSearch:
                     for i in range(e.n):
                         if lb >= ub:
                             break
+                        if lb + 1 >= g.left and not cand_may_all(&e, &e.cands[i]):
+                            continue
                         load_final(&g, &e, &e.cands[i])
                         self.searches += 1
                         if lb < 0:

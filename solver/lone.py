@@ -219,6 +219,22 @@ def apply_exchange(deal: Deal, seat: int | str, give: Iterable[int | str] = (),
 # ---------------------------------------------------------------------------------------------
 # The search
 
+def _deal_counts(deal: Deal) -> np.ndarray:
+    """The deal's 4 × 24 card counts (uint8), cached for the last few deals of this thread
+    (callers such as par ask :func:`can_take_all` for every seat and strain of one deal)."""
+    cache = getattr(_local, "counts", None)
+    if cache is None:
+        cache = _local.counts = {}
+    key = (deal.hands, deal.deck.name)
+    arr = cache.get(key)
+    if arr is None:
+        if len(cache) >= 8:
+            cache.clear()
+        arr = cache[key] = np.array(deal.counts(), dtype=np.uint8)
+        arr.setflags(write=False)
+    return arr
+
+
 def _prepare(deal: Deal, preset, seat, strain, dealer):
     preset = get_preset(preset)
     seat = parse_seat(seat)
@@ -286,7 +302,7 @@ def lone_results(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     if not bids:
         return []
     leader = lone_leader(preset, seat, dealer)
-    counts = np.array(deal.counts(), dtype=np.uint8)
+    counts = _deal_counts(deal)
     return _bid_values(_searcher(deal), counts, preset, bids, seat, strain, leader, False)
 
 
@@ -302,7 +318,7 @@ def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
     bids = lone_bids(preset)
     leader = lone_leader(preset, seat, dealer)
-    counts = np.array(deal.counts(), dtype=np.uint8)
+    counts = _deal_counts(deal)
     values = _bid_values(_searcher(deal), counts, preset, bids, seat, strain, leader, True)
     return {b.name: v for b, v in zip(bids, values)}
 
@@ -324,7 +340,7 @@ def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str 
     if len(deal.hands[0]) == 0:
         raise RulesError("the deal holds no cards")
     bids = lone_bids(preset)
-    counts = np.array(deal.counts(), dtype=np.uint8)
+    counts = _deal_counts(deal)
     s = _searcher(deal)
     results: dict[Seat, dict[Strain, list[LoneResult]]] = {}
     for seat in seats:
