@@ -121,7 +121,8 @@ def show_lone_table(lt: LoneTable, preset) -> None:
                     if order != "none" else "lone tricks; ✓ every trick")
         tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
         for st in lt.strains:
-            tab.add_column(st.symbol, justify="left", no_wrap=True)
+            # one-card exchanges fit 80 columns on one line; wider ones wrap rather than clip
+            tab.add_column(st.symbol, justify="left", no_wrap=bid.give <= 1, overflow="fold")
         for seat in lt.seats:
             tab.add_row(seat.name, *(_exchange_text(lt.results[seat][st][j], order) for st in lt.strains))
         out.print(tab)
