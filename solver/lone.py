@@ -245,7 +245,12 @@ def _prepare(deal: Deal, preset, seat, strain, dealer):
     return preset, seat, strain, dealer
 
 
-def _bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[LoneBid], seat: Seat,
+def _plan(preset: Preset) -> list[tuple[LoneBid, str]]:
+    """The preset's lone bids with their exchange orders, low → high."""
+    return [(b, exchange_order(preset, b)) for b in lone_bids(preset)]
+
+
+def _bid_values(searcher, counts: np.ndarray, plan: list[tuple[LoneBid, str]], seat: Seat,
                 strain: Strain, leader: Seat, all_only: bool) -> list:
     """LoneResult (or, with ``all_only``, bool) of each bid for one seat and strain."""
     plain: list = []  # (tricks, every trick?) of the hand as dealt, computed once
@@ -257,8 +262,7 @@ def _bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[Lon
         return plain[0]
 
     out: list = []
-    for bid in bids:
-        order = exchange_order(preset, bid)
+    for bid, order in plan:
         if order == "none" or bid.give == 0:
             t, a = as_dealt()
             out.append(a if all_only else LoneResult(bid.name, t, a))
@@ -298,12 +302,11 @@ def lone_results(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     Raises RulesError for a strain the preset does not allow, NotationError for a bad seat.
     """
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
-    bids = lone_bids(preset)
-    if not bids:
+    plan = _plan(preset)
+    if not plan:
         return []
     leader = lone_leader(preset, seat, dealer)
-    counts = _deal_counts(deal)
-    return _bid_values(_searcher(deal), counts, preset, bids, seat, strain, leader, False)
+    return _bid_values(_searcher(deal), _deal_counts(deal), plan, seat, strain, leader, False)
 
 
 def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int | str,
@@ -316,11 +319,12 @@ def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     :func:`lone_results`.
     """
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
-    bids = lone_bids(preset)
+    plan = _plan(preset)
+    if not plan:
+        return {}
     leader = lone_leader(preset, seat, dealer)
-    counts = _deal_counts(deal)
-    values = _bid_values(_searcher(deal), counts, preset, bids, seat, strain, leader, True)
-    return {b.name: v for b, v in zip(bids, values)}
+    values = _bid_values(_searcher(deal), _deal_counts(deal), plan, seat, strain, leader, True)
+    return {b.name: v for (b, _), v in zip(plan, values)}
 
 
 def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str | None = None,
@@ -339,12 +343,12 @@ def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str 
     seats = tuple(Seat) if seats is None else tuple(parse_seat(s) for s in seats)
     if len(deal.hands[0]) == 0:
         raise RulesError("the deal holds no cards")
-    bids = lone_bids(preset)
+    plan = _plan(preset)
     counts = _deal_counts(deal)
     s = _searcher(deal)
     results: dict[Seat, dict[Strain, list[LoneResult]]] = {}
     for seat in seats:
         leader = lone_leader(preset, seat, dealer)
-        results[seat] = {st: _bid_values(s, counts, preset, bids, seat, st, leader, False)
+        results[seat] = {st: _bid_values(s, counts, plan, seat, st, leader, False)
                          for st in strains}
     return LoneTable(deal, preset, dealer, strains, seats, results)
