@@ -267,6 +267,10 @@ def _bid_values(searcher, counts: np.ndarray, plan: list[tuple[LoneBid, str]], s
             t, a = as_dealt()
             out.append(a if all_only else LoneResult(bid.name, t, a))
             continue
+        n = int(counts[seat].sum())
+        if bid.give > n:
+            raise RulesError(f"lone bid {bid.name!r} exchanges {bid.give} cards, but the hands "
+                             f"hold {n} (a partial deal too small for it)")
         known = -1
         if order == "give-first":
             # giving a card and discarding it keeps the hand as dealt: a known lower bound

@@ -240,6 +240,9 @@ def test_presets_without_lone_bids_and_bad_input():
         lone_results(deal, "standard", "X", "H")
     with pytest.raises(RulesError, match="cannot give"):
         apply_exchange(deal, "N", give=[deal.hands[Seat.E][0]], discard=[])
+    tiny = random_deal(random.Random(1), "double32", cards=1)
+    with pytest.raises(RulesError, match="exchanges 2 cards, but the hands hold 1"):
+        lone_results(tiny, "double32", "N", "S")
     bad = get_preset("double48").with_options(extra={"lone_exchange": -1})
     with pytest.raises(RulesError, match="lone_exchange"):
         lone_bids(bad)
