@@ -18,9 +18,17 @@
 #   taking *every* trick (a lone player who takes every trick with a card takes every trick
 #   with a higher one of the same suit in its place: the lead never changes hands), and the
 #   first exchange that takes every trick ends the search;
+#   Before any search a sound filter drops final hands that cannot take every trick (each
+#   opponent's trumps need distinct lone trumps at least as high; in NT with the lone player
+#   on lead, the same for the suits led);
 # - only when nothing takes every trick: the exact best, by asking each remaining exchange
 #   "more than the best so far?" (a null-window can_take) and counting exactly only those
-#   that pass.
+#   that pass; under a trump suit a final hand whose trump bound (the opponents win at least
+#   as many tricks as either opponent has trumps no distinct higher lone trump can meet) is
+#   no better than the best so far is skipped without a search.
+#
+# Dominance is used for "every trick?" only: for exact counts a higher card can be worth less
+# (a low card can be an exit card that passes the lead), so every class is searched.
 #
 # The effective card layout (effective suit * 8 + order) is installed from solver.rules by
 # solver.lone, the same table the core uses.
@@ -77,6 +85,7 @@ cdef struct Cand:
     int score
     int dom
     int may_all          # may take every trick (may_take_all); 0: surely cannot
+    int ub               # upper bound on the lone tricks (trump_bound), -1 until worked out
 
 
 cdef struct ExchangeSet:
@@ -257,6 +266,63 @@ cdef bint may_take_all(const uint8_t* f, const uint8_t* o1, const uint8_t* o2, i
     return 1
 
 
+cdef int unmatched_trumps(const uint8_t* f, const uint8_t* o, int strain) noexcept nogil:
+    """How many of an opponent's trumps cannot each be met by a distinct lone trump at least
+    as high (the opponent's trump count minus a maximum such matching)."""
+    cdef int lv[24]
+    cdef int ov[24]
+    cdef int nl = 0, no = 0, c, t, v, i, j, matched = 0
+    # both lists ascending (card ids run up the layout within the trump suit only by order,
+    # so collect and sort)
+    for c in range(24):
+        v = LAY[strain][c]
+        if (v >> 3) == strain:
+            for t in range(f[c]):
+                lv[nl] = v
+                nl += 1
+            for t in range(o[c]):
+                ov[no] = v
+                no += 1
+    for i in range(1, nl):
+        v = lv[i]
+        j = i
+        while j > 0 and lv[j - 1] > v:
+            lv[j] = lv[j - 1]
+            j -= 1
+        lv[j] = v
+    for i in range(1, no):
+        v = ov[i]
+        j = i
+        while j > 0 and ov[j - 1] > v:
+            ov[j] = ov[j - 1]
+            j -= 1
+        ov[j] = v
+    # greedy from the lowest: each opponent trump takes the lowest free lone trump >= it
+    j = 0
+    for i in range(no):
+        while j < nl and lv[j] < ov[i]:
+            j += 1
+        if j == nl:
+            break
+        matched += 1
+        j += 1
+    return no - matched
+
+
+cdef int trump_bound(const uint8_t* f, const uint8_t* o1, const uint8_t* o2, int strain,
+                     int left) noexcept nogil:
+    """An upper bound on the lone tricks under a trump suit (sound): each of an opponent's
+    trumps is played in a different trick, and the lone player wins that trick only with a
+    higher trump (or an identical one played first), a different one for each; so the
+    opponents win at least as many tricks as either opponent has trumps left unmatched."""
+    cdef int u1, u2
+    if strain >= 4:
+        return left
+    u1 = unmatched_trumps(f, o1, strain)
+    u2 = unmatched_trumps(f, o2, strain)
+    return left - (u1 if u1 > u2 else u2)
+
+
 cdef int score_hand(const uint8_t* f, int strain) noexcept nogil:
     """A rough strength for ordering: trumps and high cards first, short side suits."""
     cdef int c, v, s, sc = 0
@@ -355,6 +421,7 @@ cdef int add_cand(ExchangeSet* e, const uint8_t* give, const uint8_t* disc) noex
     e.cands[idx].score = score_hand(f, e.strain)
     e.cands[idx].dom = dom
     e.cands[idx].may_all = -1  # worked out when first needed (cand_may_all)
+    e.cands[idx].ub = -1
     return 0
 
 
@@ -415,6 +482,21 @@ cdef bint cand_may_all(ExchangeSet* e, Cand* cd) noexcept nogil:
             f[cd.disc[i]] -= 1
         cd.may_all = may_take_all(f, e.o1, e.o2, e.strain, e.lone_leads)
     return cd.may_all != 0
+
+
+cdef int cand_ub(ExchangeSet* e, Cand* cd, int left) noexcept nogil:
+    """trump_bound for a candidate, computed once."""
+    cdef uint8_t f[24]
+    cdef int i
+    if cd.ub < 0:
+        for i in range(24):
+            f[i] = e.h[i]
+        for i in range(e.k):
+            f[cd.give[i]] += 1
+        for i in range(e.k):
+            f[cd.disc[i]] -= 1
+        cd.ub = trump_bound(f, e.o1, e.o2, e.strain, left)
+    return cd.ub
 
 
 cdef void sort_cands(Cand* a, int n) noexcept nogil:
@@ -601,6 +683,8 @@ cdef class LoneSearch:
                         if lb >= ub:
                             break
                         if lb + 1 >= g.left and not cand_may_all(&e, &e.cands[i]):
+                            continue
+                        if lb >= 0 and cand_ub(&e, &e.cands[i], g.left) <= lb:
                             continue
                         load_final(&g, &e, &e.cands[i])
                         self.searches += 1
