@@ -27,8 +27,9 @@
 #   as many tricks as either opponent has trumps no distinct higher lone trump can meet) is
 #   no better than the best so far is skipped without a search.
 #
-# Dominance is used for "every trick?" only: for exact counts a higher card can be worth less
-# (a low card can be an exit card that passes the lead), so every class is searched.
+# Dominance is used for "every trick?" only.  For exact counts it is not proven: where the
+# higher card wins a trick the lower one lost, the lead changes hands (a low card can be an
+# exit card), so the play no longer mirrors; every class is searched.
 #
 # The effective card layout (effective suit * 8 + order) is installed from solver.rules by
 # solver.lone, the same table the core uses.
