@@ -8,6 +8,8 @@ fresh subprocess so that its peak memory (``ru_maxrss``) is its own:
   table only, with 1 job pinned to one core (``sched_setaffinity``: the reader thread shares
   that core too, a true one-core figure), 1 job unpinned, and 2 jobs; the ratio 2 jobs / 1 core;
 - the thread executor against the process executor at 2 jobs;
+- with ``--repeat N``, N rounds that interleave the configurations, keeping the fastest run of
+  each (other programs on the machine only ever slow a run down);
 - peak memory at two input sizes (the first 1,000 deals and all 10,000): streaming means it
   does not grow with the number of deals.
 
@@ -63,13 +65,8 @@ def worker(args) -> None:
                       "jobs": args.jobs, "executor": args.executor, "pin": args.pin}))
 
 
-def measure(file, preset, jobs, executor="thread", pin=False, limit=0, repeat=1) -> dict:
-    """The fastest of ``repeat`` runs (other programs on the machine only ever slow a run)."""
-    runs = [_measure(file, preset, jobs, executor, pin, limit) for _ in range(repeat)]
-    return min(runs, key=lambda m: m["wall"])
-
-
 def _measure(file, preset, jobs, executor, pin, limit) -> dict:
+    """One run in a fresh subprocess (``--worker``); its JSON figures."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, __file__, "--worker", "--file", str(file), "--preset", preset,
                "--jobs", str(jobs), "--executor", executor, "--tmp", tmp, "--limit", str(limit)]
@@ -103,20 +100,27 @@ def main() -> None:
     cores = len(os.sched_getaffinity(0))
     print(f"bideuchre batch · {args.file} · preset {args.preset} · DD table only · {cores} cores")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    res = {}
+    configs = {"two": dict(jobs=2)}
     if not args.quick:
-        res["one_core"] = measure(args.file, args.preset, 1, pin=True, repeat=args.repeat)
-        print(line("1 job, pinned to one core", res["one_core"]), flush=True)
-        res["one_job"] = measure(args.file, args.preset, 1, repeat=args.repeat)
-        print(line("1 job (reader thread unpinned)", res["one_job"]), flush=True)
-    res["two"] = measure(args.file, args.preset, 2, repeat=args.repeat)
-    print(line("2 jobs, threads", res["two"]), flush=True)
+        configs = {"one_core": dict(jobs=1, pin=True), "one_job": dict(jobs=1), "two": dict(jobs=2),
+                   "two_proc": dict(jobs=2, executor="process")}
+    labels = {"one_core": "1 job, pinned to one core", "one_job": "1 job (reader thread unpinned)",
+              "two": "2 jobs, threads", "two_proc": "2 jobs, processes"}
+    runs: dict[str, list] = {k: [] for k in configs}
+    for r in range(args.repeat):          # rounds interleave the configurations
+        for key, kw in configs.items():
+            m = _measure(args.file, args.preset, kw["jobs"], kw.get("executor", "thread"),
+                         kw.get("pin", False), 0)
+            runs[key].append(m)
+            print(line(f"{labels[key]} (run {r + 1})", m), f" load {os.getloadavg()[0]:.2f}", flush=True)
+    res = {k: min(v, key=lambda m: m["wall"]) for k, v in runs.items()}
+    print("fastest of each:")
+    for key in configs:
+        print(line(labels[key], res[key]))
     if not args.quick:
-        res["two_proc"] = measure(args.file, args.preset, 2, executor="process", repeat=args.repeat)
-        print(line("2 jobs, processes", res["two_proc"]), flush=True)
         print(f"scaling 1 core → 2 jobs: {res['one_core']['wall'] / res['two']['wall']:.2f}×   "
               f"1 job → 2 jobs: {res['one_job']['wall'] / res['two']['wall']:.2f}×")
-    small = measure(args.file, args.preset, 2, limit=1000)
+    small = _measure(args.file, args.preset, 2, "thread", False, 1000)
     print(line("memory: first 1,000 deals, 2 jobs", small))
     print(line("memory: all deals, 2 jobs", res["two"]))
     print(f"peak RSS ratio (all / 1,000): {res['two']['maxrss_mb'] / small['maxrss_mb']:.2f}")
