@@ -8,6 +8,7 @@ cdef struct Entry:
     int8_t lb            # lower bound on NS tricks from here
     int8_t ub            # upper bound on NS tricks from here
     uint8_t best         # best lead, as (suit slot << 3 | relative rank), 255 = none
+    uint8_t depth        # tricks left at this position
 
 cdef struct Ctx:
     uint32_t m1[4]       # cards held (at least one copy), effective layout: suit slot * 8 + order

@@ -116,53 +116,71 @@ cdef inline uint64_t hash_key(const uint32_t* key, int leader) noexcept nogil:
     return h
 
 
-cdef inline Entry* tt_find(Ctx* c, const uint32_t* key, int leader, uint64_t h) noexcept nogil:
-    cdef Entry* e = &c.tt[h & c.tt_mask]
+cdef inline bint tt_match(Ctx* c, Entry* e, const uint32_t* key, int leader) noexcept nogil:
     cdef int i
     if e.stamp != c.stamp or e.leader != leader:
-        return NULL
+        return 0
     for i in range(8):
         if e.key[i] != key[i]:
-            return NULL
-    return e
+            return 0
+    return 1
+
+
+cdef inline Entry* tt_find(Ctx* c, const uint32_t* key, int leader, uint64_t h) noexcept nogil:
+    """The entry of this position, or NULL.  Buckets of two: h's slot and its neighbour."""
+    cdef uint64_t i = h & c.tt_mask
+    if tt_match(c, &c.tt[i], key, leader):
+        return &c.tt[i]
+    if tt_match(c, &c.tt[i ^ 1], key, leader):
+        return &c.tt[i ^ 1]
+    return NULL
 
 
 cdef inline void tt_store(Ctx* c, const uint32_t* key, int leader, uint64_t h, int left,
-                          int need, bint result, int best) noexcept nogil:
-    cdef Entry* e = &c.tt[h & c.tt_mask]
-    cdef int i
-    cdef bint same = e.stamp == c.stamp and e.leader == leader
-    if same:
-        for i in range(8):
-            if e.key[i] != key[i]:
-                same = 0
-                break
-    if not same:
-        for i in range(8):
-            e.key[i] = key[i]
-        e.stamp = c.stamp
-        e.leader = <uint8_t>leader
-        e.lb = 0
-        e.ub = <int8_t>left
-        e.best = 255
+                          int value, bint lower, int best) noexcept nogil:
+    """Record a search result as a bound.  A new entry takes the bucket's slot that is stale
+    or, failing that, the one with fewer tricks left (deep results cost more to redo)."""
+    cdef uint64_t i = h & c.tt_mask
+    cdef Entry* e = &c.tt[i]
+    cdef Entry* o = &c.tt[i ^ 1]
+    cdef int k
+    if not tt_match(c, e, key, leader):
+        if tt_match(c, o, key, leader):
+            e = o
+        else:
+            if e.stamp == c.stamp and (o.stamp != c.stamp or o.depth < e.depth):
+                e = o
+            for k in range(8):
+                e.key[k] = key[k]
+            e.stamp = c.stamp
+            e.leader = <uint8_t>leader
+            e.depth = <uint8_t>left
+            e.lb = 0
+            e.ub = <int8_t>left
+            e.best = 255
     if best != 255:
         e.best = <uint8_t>best
-    if result:
-        if need > e.lb:
-            e.lb = <int8_t>need
+    if lower:
+        if value > e.lb:
+            e.lb = <int8_t>value
     else:
-        if need - 1 < e.ub:
-            e.ub = <int8_t>(need - 1)
+        if value < e.ub:
+            e.ub = <int8_t>value
 
 
 # ---------------------------------------------------------------------------------------------
 # Moves
 
+cdef inline int top_bit(uint32_t x) noexcept nogil:
+    return 31 - __builtin_clz(x) if x else -1
+
+
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
     cdef uint32_t h = c.m1[p]
     cdef uint32_t f, present, hs, pres, rng
-    cdef int n = 0, s, b, prev, i, j, partner_winning, ws
+    cdef int n = 0, s, b, prev, i, j, q, partner_winning, ws, top_opp = -1, top_part = -1, ruff = 0
+    cdef uint32_t opp
     cdef int scores[16]
     cdef int sc, mv
     if c.ntrick > 0:
@@ -174,11 +192,32 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         if i != p:
             present |= c.m1[i]
     partner_winning = c.ntrick > 0 and (c.win_seat & 1) == (p & 1)
+    if partner_winning and c.ntrick == c.trick_size - 2:
+        # third hand: partner is winning, but can the last player beat partner's card?
+        f = c.m1[c.nxt[p]]
+        ws = c.win_bit >> 3
+        if f & SUITMASK[c.led_suit]:
+            if ws == c.led_suit and top_bit(f & SUITMASK[c.led_suit]) > c.win_bit:
+                partner_winning = 0
+        elif c.trump >= 0 and (f & SUITMASK[c.trump]):
+            if ws != c.trump or top_bit(f & SUITMASK[c.trump]) > c.win_bit:
+                partner_winning = 0
     for s in range(4):
         hs = (h >> (8 * s)) & 0xFF
         if hs == 0:
             continue
         pres = (present >> (8 * s)) & 0xFF
+        if c.ntrick == 0:
+            # lead: who holds the best card out among the others, and can an opponent ruff?
+            opp = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) >> (8 * s) & 0xFF
+            top_opp = top_bit(opp)
+            top_part = top_bit((c.m1[(p + 2) & 3] >> (8 * s)) & 0xFF)
+            ruff = 0
+            if c.trump >= 0 and s != c.trump:
+                for i in range(1, 4, 2):
+                    q = (p + i) & 3
+                    if (c.m1[q] & SUITMASK[s]) == 0 and (c.m1[q] & SUITMASK[c.trump]) != 0:
+                        ruff = 1
         prev = -1
         while hs:
             b = 31 - __builtin_clz(hs)
@@ -191,10 +230,14 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
             mv = 8 * s + b
             # ordering score, best first
             if c.ntrick == 0:
-                if (pres >> b) == 0:          # top card of its suit: cash it
+                if b >= top_opp:              # beats every opponent's card of the suit
                     sc = 250 if s == c.trump else 200
+                elif top_part > top_opp:      # low toward partner's winner
+                    sc = 150 - b
                 else:
                     sc = 100 - b
+                if ruff:
+                    sc -= 80
             elif partner_winning:
                 sc = 50 - b if (s == c.trump and s != c.led_suit) else 100 - b
             else:
@@ -250,10 +293,6 @@ cdef inline int abs_move(Ctx* c, int r) noexcept nogil:
                 return 8 * s + b
             j -= 1
     return -1
-
-
-cdef inline int top_bit(uint32_t x) noexcept nogil:
-    return 31 - __builtin_clz(x) if x else -1
 
 
 cdef int quick_tricks(Ctx* c) noexcept nogil:
@@ -324,34 +363,36 @@ cdef inline int top_trumps(Ctx* c, int* holder) noexcept nogil:
     return k
 
 
-cdef bint search(Ctx* c, int need, int left) noexcept nogil:
-    """Can North-South take at least `need` of the `left` tricks still to finish?"""
+cdef int search(Ctx* c, int need, int left) noexcept nogil:
+    """Fail-soft null-window search: can North-South take at least `need` of the `left` tricks
+    still to finish?  Returns v: when v >= need, NS can take at least v; when v < need, NS can
+    take at most v."""
     cdef int moves[16]
-    cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255
+    cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255, v, best
     cdef uint32_t bit, key[8]
     cdef uint64_t h = 0
     cdef Entry* ent
-    cdef bint ns, r, res, boundary
+    cdef bint ns, boundary
     cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
     cdef uint32_t s_tmask
     cdef bint from_m2
     if need <= 0:
-        return 1
-    if need > left:
         return 0
+    if need > left:
+        return left
     c.nodes += 1
     boundary = c.ntrick == 0
     if boundary:
         if left == 1:
-            return ((last_trick(c) & 1) == 0) >= need
+            return 1 if (last_trick(c) & 1) == 0 else 0
         make_key(c, key)
         h = hash_key(key, c.to_move)
         ent = tt_find(c, key, c.to_move, h)
         if ent != NULL:
             if ent.lb >= need:
-                return 1
+                return ent.lb
             if ent.ub < need:
-                return 0
+                return ent.ub
             if ent.best != 255:
                 hint = abs_move(c, ent.best)
         qt = quick_tricks(c)
@@ -366,17 +407,17 @@ cdef bint search(Ctx* c, int need, int left) noexcept nogil:
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
         if (c.to_move & 1) == 0:
             if qt >= need:
-                return 1
+                return qt
             if left - tops < need:
-                return 0
+                return left - tops
         else:
             if left - qt < need:
-                return 0
+                return left - qt
             if tops >= need:
-                return 1
+                return tops
     p = c.to_move
     ns = (p & 1) == 0
-    res = 0 if ns else 1
+    best = -1 if ns else 99
     n = gen_moves(c, p, moves)
     if hint >= 0:
         for i in range(1, n):
@@ -417,10 +458,10 @@ cdef bint search(Ctx* c, int need, int left) noexcept nogil:
             c.ntrick = 0
             c.trick_mask = 0
             c.to_move = ws
-            r = search(c, need - won, left - 1)
+            v = won + search(c, need - won, left - 1)
         else:
             c.to_move = c.nxt[p]
-            r = search(c, need, left)
+            v = search(c, need, left)
         c.ntrick = s_ntrick
         c.led_suit = s_led
         c.win_seat = s_ws
@@ -431,19 +472,23 @@ cdef bint search(Ctx* c, int need, int left) noexcept nogil:
             c.m2[p] |= bit
         else:
             c.m1[p] |= bit
-        if ns and r:
-            res = 1
-            if boundary:
-                cut = rel_move(c, e)
-            break
-        if not ns and not r:
-            res = 0
-            if boundary:
-                cut = rel_move(c, e)
-            break
+        if ns:
+            if v > best:
+                best = v
+            if v >= need:
+                if boundary:
+                    cut = rel_move(c, e)
+                break
+        else:
+            if v < best:
+                best = v
+            if v < need:
+                if boundary:
+                    cut = rel_move(c, e)
+                break
     if boundary:
-        tt_store(c, key, s_tm, h, left, need, res, cut)
-    return res
+        tt_store(c, key, s_tm, h, left, best, best >= need, cut)
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -499,30 +544,30 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
 
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                     const int* trick, int ntrick, int guess) noexcept nogil:
-    """Exact NS tricks from the position (the current trick included)."""
+    """Exact NS tricks from the position (the current trick included), by MTD(f): null-window
+    searches around a guess, each fail-soft result moving one bound."""
     cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
-    cdef int lb = 0, ub = left, t
-    if guess < 0:
-        guess = (left + 1) // 2
+    cdef int lb = 0, ub = left, g, beta, v
+    g = (left + 1) // 2 if guess < 0 else guess
     while lb < ub:
-        t = guess
-        if t <= lb:
-            t = lb + 1
-        if t > ub:
-            t = ub
-        if search(c, t, left):
-            lb = t
-            guess = t + 1
+        beta = g + 1 if g == lb else g
+        if beta <= lb:
+            beta = lb + 1
+        if beta > ub:
+            beta = ub
+        v = search(c, beta, left)
+        if v >= beta:
+            lb = v if v < ub else ub
         else:
-            ub = t - 1
-            guess = t - 1
+            ub = v if v > lb else lb
+        g = v
     return lb
 
 
 cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                        const int* trick, int ntrick, int target) noexcept nogil:
     cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
-    return 1 if search(c, target, left) else 0
+    return 1 if search(c, target, left) >= target else 0
 
 
 # ---------------------------------------------------------------------------------------------
