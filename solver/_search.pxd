@@ -26,6 +26,7 @@ cdef struct Ctx:
     uint64_t tt_mask
     uint32_t stamp
     uint64_t nodes
+    bint double          # some seat holds both copies of a card (m2 in use)
 
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                     const int* trick, int ntrick, int guess) noexcept nogil

@@ -103,7 +103,9 @@ cdef inline void make_key(Ctx* c, uint32_t* key) noexcept nogil:
             continue
         for i in range(4):
             key[i] |= (<uint32_t>PEXT[a][(c.m1[i] >> sh) & 0xFF]) << sh
-            key[4 + i] |= (<uint32_t>PEXT[a][(c.m2[i] >> sh) & 0xFF]) << sh
+        if c.double:
+            for i in range(4):
+                key[4 + i] |= (<uint32_t>PEXT[a][(c.m2[i] >> sh) & 0xFF]) << sh
 
 
 cdef inline uint64_t hash_key(const uint32_t* key, int leader) noexcept nogil:
@@ -511,6 +513,7 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
             if counts[p * 24 + k] >= 2:
                 c.m2[p] |= bit
     c.trump = strain if strain < 4 else -1
+    c.double = (c.m2[0] | c.m2[1] | c.m2[2] | c.m2[3]) != 0
     for p in range(4):
         q = (p + 1) & 3
         if q == out:
