@@ -58,7 +58,7 @@ from .rules import (
 from .solve import first_leader, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
-           "lone_results", "lone_table", "can_take_all", "apply_exchange"]
+           "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange"]
 
 _lone.set_layout([[int(effective_suit(c, s)) * 8 + rank_order(c, s) for c in range(24)]
                   for s in range(6)])
@@ -68,7 +68,10 @@ _local = threading.local()
 
 def _searcher(deal: Deal) -> "_lone.LoneSearch":
     """This thread's lone search context for the deal's deck form (its TT is reused)."""
-    bits = tt_bits_for(deal.deck)
+    return _searcher_bits(tt_bits_for(deal.deck))
+
+
+def _searcher_bits(bits: int) -> "_lone.LoneSearch":
     cache = getattr(_local, "searchers", None)
     if cache is None:
         cache = _local.searchers = {}
@@ -245,14 +248,42 @@ def _prepare(deal: Deal, preset, seat, strain, dealer):
     return preset, seat, strain, dealer
 
 
-def _plan(preset: Preset) -> list[tuple[LoneBid, str]]:
-    """The preset's lone bids with their exchange orders, low → high."""
-    return [(b, exchange_order(preset, b)) for b in lone_bids(preset)]
+_PLANS: dict = {}
 
 
-def _bid_values(searcher, counts: np.ndarray, plan: list[tuple[LoneBid, str]], seat: Seat,
-                strain: Strain, leader: Seat, all_only: bool) -> list:
-    """LoneResult (or, with ``all_only``, bool) of each bid for one seat and strain."""
+def _plan(preset: Preset, bids: Sequence[LoneBid] | None = None) -> list[tuple[LoneBid, str]]:
+    """The lone bids (default: the preset's) with their exchange orders, low → high; cached."""
+    bids = lone_bids(preset) if bids is None else tuple(bids)
+    key = (preset, bids)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 64:
+            _PLANS.clear()
+        plan = _PLANS[key] = [(b, exchange_order(preset, b)) for b in bids]
+    return plan
+
+
+def lone_values(counts: np.ndarray, preset: Preset | str, seat: int | str, strain: int | str,
+                leader: int | str, all_only: bool = False) -> list:
+    """The lone bids of a deal given as card counts (for batch callers that hold many deals as
+    arrays): ``counts`` is 4 × 24 uint8 (C-contiguous), ``leader`` the first leader already
+    chosen (see :func:`lone_leader`).  Returns one :class:`LoneResult` per lone bid of the
+    preset, low → high, or with ``all_only`` one bool ("every trick?").  Uses this thread's
+    search context.  Raises RulesError for a strain the preset lacks."""
+    preset = get_preset(preset)
+    seat = parse_seat(seat)
+    strain = preset.check_strain(parse_strain(strain))
+    counts = np.ascontiguousarray(counts, dtype=np.uint8)
+    bits = tt_bits_for(preset.deck)
+    return _bid_values(_searcher_bits(bits), counts, preset, None, seat, strain,
+                       parse_seat(leader), all_only)
+
+
+def _bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[LoneBid] | None,
+                seat: Seat, strain: Strain, leader: Seat, all_only: bool) -> list:
+    """LoneResult (or, with ``all_only``, bool) of each bid (default: the preset's lone bids)
+    for one seat and strain."""
+    plan = _plan(preset, bids)
     plain: list = []  # (tricks, every trick?) of the hand as dealt, computed once
 
     def as_dealt() -> tuple[int, bool]:
@@ -306,11 +337,10 @@ def lone_results(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     Raises RulesError for a strain the preset does not allow, NotationError for a bad seat.
     """
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
-    plan = _plan(preset)
-    if not plan:
+    if not _plan(preset):
         return []
     leader = lone_leader(preset, seat, dealer)
-    return _bid_values(_searcher(deal), _deal_counts(deal), plan, seat, strain, leader, False)
+    return _bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, False)
 
 
 def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int | str,
@@ -327,7 +357,7 @@ def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     if not plan:
         return {}
     leader = lone_leader(preset, seat, dealer)
-    values = _bid_values(_searcher(deal), _deal_counts(deal), plan, seat, strain, leader, True)
+    values = _bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, True)
     return {b.name: v for (b, _), v in zip(plan, values)}
 
 
@@ -347,12 +377,11 @@ def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str 
     seats = tuple(Seat) if seats is None else tuple(parse_seat(s) for s in seats)
     if len(deal.hands[0]) == 0:
         raise RulesError("the deal holds no cards")
-    plan = _plan(preset)
     counts = _deal_counts(deal)
     s = _searcher(deal)
     results: dict[Seat, dict[Strain, list[LoneResult]]] = {}
     for seat in seats:
         leader = lone_leader(preset, seat, dealer)
-        results[seat] = {st: _bid_values(s, counts, plan, seat, st, leader, False)
+        results[seat] = {st: _bid_values(s, counts, preset, None, seat, st, leader, False)
                          for st in strains}
     return LoneTable(deal, preset, dealer, strains, seats, results)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from solver.lone import (
     LoneResult, apply_exchange, can_take_all, exchange_order, lone_bids, lone_leader,
-    lone_results, lone_table,
+    lone_results, lone_table, lone_values,
 )
 from solver.notation import Deal, Position
 from solver.reference import reference_tricks
@@ -228,6 +228,21 @@ def test_table_shape_and_json():
     json.dumps(js)
     small = lone_table(deal, "standard", strains=["H"], seats=["E"])
     assert list(small.to_json()) == ["E"] and list(small.to_json()["E"]) == ["H"]
+
+
+def test_lone_values_from_counts():
+    """The counts entry point (batch callers) gives what lone_results gives."""
+    import numpy as np
+    for text in real_deals(5):
+        deal = Deal.from_pbn(text)
+        counts = np.array(deal.counts(), dtype=np.uint8)
+        for seat in Seat:
+            leader = lone_leader("standard", seat, deal.dealer)
+            for strain in (Strain.H, Strain.NT):
+                expected = lone_results(deal, "standard", seat, strain)
+                assert lone_values(counts, "standard", seat, strain, leader) == expected
+                assert lone_values(counts, "standard", seat, strain, leader, all_only=True) == \
+                    [r.all for r in expected]
 
 
 def test_presets_without_lone_bids_and_bad_input():
