@@ -280,10 +280,11 @@ def lone_values(counts: np.ndarray, preset: Preset | str, seat: int | str, strai
 
 
 def _bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[LoneBid] | None,
-                seat: Seat, strain: Strain, leader: Seat, all_only: bool) -> list:
+                seat: Seat, strain: Strain, leader: Seat, all_only: bool, plan=None) -> list:
     """LoneResult (or, with ``all_only``, bool) of each bid (default: the preset's lone bids)
-    for one seat and strain."""
-    plan = _plan(preset, bids)
+    for one seat and strain.  ``plan``: :func:`_plan`'s result, when the caller has it."""
+    if plan is None:
+        plan = _plan(preset, bids)
     plain: list = []  # (tricks, every trick?) of the hand as dealt, computed once
 
     def as_dealt() -> tuple[int, bool]:
@@ -379,9 +380,10 @@ def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str 
         raise RulesError("the deal holds no cards")
     counts = _deal_counts(deal)
     s = _searcher(deal)
+    plan = _plan(preset)
     results: dict[Seat, dict[Strain, list[LoneResult]]] = {}
     for seat in seats:
         leader = lone_leader(preset, seat, dealer)
-        results[seat] = {st: _bid_values(s, counts, preset, None, seat, st, leader, False)
+        results[seat] = {st: _bid_values(s, counts, preset, None, seat, st, leader, False, plan)
                          for st in strains}
     return LoneTable(deal, preset, dealer, strains, seats, results)
