@@ -38,7 +38,10 @@ Decisions where RULES.md is silent:
   reported is the first found in the search order (dominant exchanges first, then a rough
   hand-strength order); it is one best exchange, not a canonical one.
 - **Bids without an exchange report ``give = discard = []``.**  A ``standard`` 12 whose best
-  is to keep the hand as dealt reports the card received and the same card discarded.
+  is to keep the hand as dealt reports the partner's first card (card order) given and the
+  same card discarded (the CLI shows it as ``keep``).
+- **A partial deal smaller than an exchange** (hands of 1 card and a two-card loner) has no
+  legal exchange: RulesError rather than a made-up value.
 """
 
 from __future__ import annotations
