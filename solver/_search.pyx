@@ -262,6 +262,22 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Search
 
+cdef inline void add_to_trick(Ctx* c, int p, int e) noexcept nogil:
+    """Seat p plays effective card e to the current trick: the first card sets the suit led;
+    a later card takes the trick only if strictly higher in the winner's suit, or a trump on a
+    non-trump winner (so of two identical cards the first played wins)."""
+    cdef int su = e >> 3
+    if c.ntrick == 0:
+        c.led_suit = su
+        c.win_seat = p
+        c.win_bit = e
+    elif (su == (c.win_bit >> 3) and e > c.win_bit) or (su == c.trump and (c.win_bit >> 3) != c.trump):
+        c.win_seat = p
+        c.win_bit = e
+    c.ntrick += 1
+    c.trick_mask |= (<uint32_t>1) << e
+
+
 cdef inline int last_trick(Ctx* c) noexcept nogil:
     """Seat that wins the last trick when every active seat holds one card."""
     cdef int p = c.to_move, k, e, ws, wb, su
@@ -443,17 +459,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             c.m2[p] ^= bit
         else:
             c.m1[p] ^= bit
-        if c.ntrick == 0:
-            c.led_suit = e >> 3
-            c.win_seat = p
-            c.win_bit = e
-        else:
-            su = e >> 3
-            if (su == (c.win_bit >> 3) and e > c.win_bit) or (su == c.trump and (c.win_bit >> 3) != c.trump):
-                c.win_seat = p
-                c.win_bit = e
-        c.ntrick += 1
-        c.trick_mask |= bit
+        add_to_trick(c, p, e)
         if c.ntrick == c.trick_size:
             ws = c.win_seat
             won = 1 if (ws & 1) == 0 else 0
@@ -525,19 +531,7 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
     c.to_move = leader
     p = leader
     for k in range(ntrick):
-        e = LAYOUT[strain][trick[k]]
-        bit = (<uint32_t>1) << e
-        if k == 0:
-            c.led_suit = e >> 3
-            c.win_seat = p
-            c.win_bit = e
-        else:
-            su = e >> 3
-            if (su == (c.win_bit >> 3) and e > c.win_bit) or (su == c.trump and (c.win_bit >> 3) != c.trump):
-                c.win_seat = p
-                c.win_bit = e
-        c.ntrick += 1
-        c.trick_mask |= bit
+        add_to_trick(c, p, LAYOUT[strain][trick[k]])
         p = c.nxt[p]
     c.to_move = p
     # a new configuration (strain, seat out) gets a new stamp; entries of others are stale
