@@ -13,7 +13,7 @@ from rich.text import Text
 
 from solver.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
 from solver.notation import Deal, Position, parse_cards
-from solver.rules import IllegalPlayError, RulesError, Seat, Side, Strain, get_deck, get_preset, parse_seat, parse_strain
+from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
 from .common import card_text, compass, deal_hands, err, guard, out, print_json, read_lines

@@ -31,53 +31,18 @@
 # higher card wins a trick the lower one lost, the lead changes hands (a low card can be an
 # exit card), so the play no longer mirrors; every class is searched.
 #
-# The effective card layout (effective suit * 8 + order) is installed from solver.rules by
-# solver.lone, the same table the core uses.
+# The effective card layout (effective suit * 8 + order) and the squeeze table are the core's
+# own (cimported from solver._search, installed from solver.rules by solver.solve).
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcpy
 
-from solver._search cimport Ctx, ctx_init, ctx_free, solve_root, can_take_root
+from solver._search cimport (Ctx, ctx_init, ctx_free, solve_root, can_take_root,
+                             LAYOUT as LAY, PEXT as SQZ, _layout_ready)
 
 cdef enum:
     MAXK = 12
-
-cdef uint8_t LAY[6][24]
-cdef uint8_t SQZ[256][256]
-cdef bint _ready = 0
-
-
-cdef void _init_sqz() noexcept nogil:
-    cdef int a, h, b, j
-    cdef uint8_t o
-    for a in range(256):
-        for h in range(256):
-            o = 0
-            j = 0
-            for b in range(8):
-                if a & (1 << b):
-                    if h & (1 << b):
-                        o |= <uint8_t>(1 << j)
-                    j += 1
-            SQZ[a][h] = o
-
-
-_init_sqz()
-
-
-def set_layout(table):
-    """Install ``table[strain][card] = effective_suit * 8 + rank_order`` (from solver.rules)."""
-    global _ready
-    cdef int s, k, v
-    for s in range(6):
-        for k in range(24):
-            v = int(table[s][k])
-            if v < 0 or v > 31:
-                raise ValueError(f"layout value {v} out of range")
-            LAY[s][k] = <uint8_t>v
-    _ready = 1
-
 
 cdef struct Cand:
     uint32_t key[6]
@@ -717,8 +682,8 @@ cdef class LoneSearch:
 
 
 cdef int _check(const uint8_t[:, ::1] counts, int strain, int leader, int lone) except -1:
-    if not _ready:
-        raise RuntimeError("lone layout not installed (import solver.lone)")
+    if not _layout_ready:
+        raise RuntimeError("solver layout not installed (import solver.solve)")
     if counts.shape[0] != 4 or counts.shape[1] != 24:
         raise ValueError("counts must be 4 x 24")
     if strain < 0 or strain > 5 or lone < 0 or lone > 3 or leader < 0 or leader > 3:

@@ -28,6 +28,12 @@ cdef struct Ctx:
     uint64_t nodes
     bint double          # some seat holds both copies of a card (m2 in use)
 
+# Shared with other C modules (solver/_lone.pyx): the card layout installed by set_layout()
+# from solver.rules, and the squeeze table that keys positions on relative ranks.
+cdef uint8_t LAYOUT[6][24]      # strain, card id -> effective bit (suit slot * 8 + order)
+cdef uint8_t PEXT[256][256]     # PEXT[present][held]: held squeezed onto the present cards
+cdef bint _layout_ready
+
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                     const int* trick, int ntrick, int guess) noexcept nogil
 cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,

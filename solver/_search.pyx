@@ -17,10 +17,8 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-cdef uint8_t LAYOUT[6][24]      # strain, card id -> effective bit
-cdef uint8_t PEXT[256][256]     # PEXT[present][held]: held squeezed onto the present cards
 cdef uint32_t SUITMASK[4]
-cdef bint _layout_ready = 0
+_layout_ready = 0      # LAYOUT, PEXT and _layout_ready are declared in _search.pxd
 
 
 cdef extern from *:

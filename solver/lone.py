@@ -55,16 +55,13 @@ import numpy as np
 from . import _lone
 from .notation import Deal
 from .rules import (
-    Card, LoneBid, Preset, RulesError, Seat, Strain, effective_suit, get_preset, next_active,
-    parse_seat, parse_strain, rank_order,
+    Card, LoneBid, Preset, RulesError, Seat, Strain, get_preset, next_active,
+    parse_seat, parse_strain,
 )
 from .solve import first_leader, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
            "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange"]
-
-_lone.set_layout([[int(effective_suit(c, s)) * 8 + rank_order(c, s) for c in range(24)]
-                  for s in range(6)])
 
 _local = threading.local()
 

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Iterable, Sequence
 
 from .rules import (
-    Card, DeckForm, IllegalPlayError, NotationError, Rank, Seat, Side, Strain, Suit,
+    Card, DeckForm, IllegalPlayError, NotationError, Seat, Side, Suit,
     effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, trick_winner,
 )
 

@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from solver.notation import Deal, Position
-from solver.rules import Seat, Side
+from solver.rules import Side
 from solver.solve import dd_table, solve_position
 
 from conftest import real_deals
