@@ -57,6 +57,7 @@ which that side made its bid or set the bidders.  Presets played over a number o
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -591,8 +592,10 @@ class _Data:
     def _fixed_tricks(self, i: int, seat: int, lb, strain: int, discard: tuple, exact: bool,
                       tops: tuple | None = None) -> int:
         """Lone tricks of ``seat`` on deal ``i`` with ``discard`` laid down and the partner's
-        best gift of ``lb.give`` cards (dominance-reduced: the top cards of each suit).  With
-        ``exact`` False: n if every trick is taken, else -1."""
+        best gift of ``lb.give`` cards.  With ``exact`` False: n if every trick is taken, else
+        -1, over the dominance-reduced gifts (the top cards of each suit: sound for "every
+        trick?", where the lead never changes hands); with ``exact`` True the tricks, over every
+        distinct gift (dominance is not proven for exact counts)."""
         n = self.n
         c = self.counts[i]
         partner = (seat + 2) % 4
@@ -600,7 +603,10 @@ class _Data:
         for card in discard:
             base[seat, card] -= 1
         base[partner] = 0
-        gifts = _dominant_choices(_cards_of(c[partner]), strain, lb.give, highest=True)
+        if exact:
+            gifts = sorted(set(itertools.combinations(_cards_of(c[partner]), lb.give)))
+        else:
+            gifts = _dominant_choices(_cards_of(c[partner]), strain, lb.give, highest=True)
         best = -1
         leader = self._leaders[seat]
         searcher = _lone_searcher(self.preset)
