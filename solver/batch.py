@@ -55,7 +55,7 @@ from .solve import table_from_ns, table_leaders, tt_bits_for
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
-    "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer",
+    "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits",
 ]
