@@ -180,7 +180,8 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     cdef uint32_t h = c.m1[p]
     cdef uint32_t f, present, hs, pres, rng
     cdef int n = 0, s, b, prev, i, j, q, partner_winning, ws, top_opp = -1, top_part = -1, ruff = 0
-    cdef uint32_t opp
+    cdef uint32_t opp, lf
+    cdef int later
     cdef int scores[16]
     cdef int sc, mv
     if c.ntrick > 0:
@@ -192,6 +193,9 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         if i != p:
             present |= c.m1[i]
     partner_winning = c.ntrick > 0 and (c.win_seat & 1) == (p & 1)
+    later = -1          # an opponent still to play to this trick after p
+    if c.ntrick > 0 and c.ntrick < c.trick_size - 1 and (c.nxt[p] & 1) != (p & 1):
+        later = c.nxt[p]
     if partner_winning and c.ntrick == c.trick_size - 2:
         # third hand: partner is winning, but can the last player beat partner's card?
         f = c.m1[c.nxt[p]]
@@ -244,6 +248,15 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
                 ws = c.win_bit >> 3
                 if (s == ws and mv > c.win_bit) or (s == c.trump and ws != c.trump):
                     sc = 180 - b if (s == c.trump and s != c.led_suit) else 200 - b
+                    if later >= 0:
+                        # can the opponent still to play beat this card?
+                        lf = c.m1[later] & SUITMASK[c.led_suit]
+                        if lf:
+                            if s == c.led_suit and top_bit(lf) > mv:
+                                sc = 110 - b
+                        elif c.trump >= 0 and (c.m1[later] & SUITMASK[c.trump]):
+                            if s != c.trump or top_bit(c.m1[later] & SUITMASK[c.trump]) > mv:
+                                sc = 110 - b
                 else:
                     sc = 50 - b if s == c.trump else 100 - b
             j = n
