@@ -30,7 +30,7 @@ _local = threading.local()
 def tt_bits_for(deck: DeckForm | str) -> int:
     """Transposition-table size (log2 entries, 44 bytes each) suited to a deck form."""
     n = get_deck(deck).hand
-    return 16 if n <= 6 else 18 if n <= 8 else 20 if n <= 10 else 22
+    return 16 if n <= 6 else 18 if n <= 8 else 20
 
 
 def get_solver(deck: DeckForm | str) -> "_search.Solver":
