@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from . import solve_cmd
@@ -16,9 +18,9 @@ app = typer.Typer(
 )
 
 
-
-@app.callback()
-def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
+@app.callback(invoke_without_command=True)
+def _root(ctx: typer.Context,
+          version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
     """Double-dummy solver and hand analyser for Bid Euchre."""
     if version:
         from importlib.metadata import PackageNotFoundError, version as _v
@@ -26,6 +28,9 @@ def _root(version: bool = typer.Option(False, "--version", help="Print the versi
             typer.echo(_v("bideuchre"))
         except PackageNotFoundError:
             typer.echo("unknown")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
         raise typer.Exit(0)
 
 
@@ -43,8 +48,24 @@ for _name in ("explain_cmd", "batch_cmd", "bid_cmd"):
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: usage errors (a missing argument, an unknown option, a value
+    of the wrong type) are one line on stderr with exit code 2, like every other bad input."""
+    try:
+        code = app(standalone_mode=False)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # Click's exceptions (Typer may vendor its own Click): duck-typed
+        if type(exc).__name__ == "Abort":
+            sys.stderr.write("error: interrupted\n")
+            sys.exit(130)
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        sys.stderr.write(f"error: {exc.format_message()}{hint}\n")
+        sys.exit(exc.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

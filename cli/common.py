@@ -13,6 +13,7 @@ from typing import Iterable, Iterator
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -30,9 +31,15 @@ class BadInput(BidEuchreError):
     """Bad command-line input that the library does not check itself (a missing file)."""
 
 
+def clip(text: str, limit: int = 240) -> str:
+    """One line of at most ``limit`` characters (long quoted input is cut with an ellipsis)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def fail(message: str, code: int = 2) -> "typer.Exit":
     """Print one line on stderr and return the Exit to raise."""
-    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
+    err.print(f"[red]error:[/red] {escape(clip(message))}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -69,9 +76,18 @@ def print_json(obj) -> None:
 def read_lines(source: str) -> Iterable[tuple[int, str]]:
     """(line number, text) of the non-blank, non-comment lines of a file or ``-`` (stdin)."""
     fh = sys.stdin if source == "-" else open(source, encoding="utf-8")
+    name = "stdin" if source == "-" else source
+    i = 0
     try:
-        for i, line in enumerate(fh, 1):
-            text = line.strip()
+        while True:
+            try:
+                line = fh.readline()
+            except UnicodeDecodeError:
+                raise BadInput(f"{name}: line {i + 1} is not UTF-8 text") from None
+            if not line:
+                break
+            i += 1
+            text = line.strip().lstrip("\ufeff")
             if text and not text.startswith("#"):
                 yield i, text
     finally:

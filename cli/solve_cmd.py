@@ -16,7 +16,7 @@ from solver.notation import Deal, Position, parse_cards
 from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
-from .common import card_text, compass, deal_hands, err, guard, out, print_json, read_lines
+from .common import card_text, clip, compass, deal_hands, err, escape, guard, out, print_json, read_lines
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
@@ -215,7 +215,7 @@ def solve(
                     obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer))
             except (ValueError, RulesError) as exc:
                 bad += 1
-                err.print(f"[red]error:[/red] line {lineno}: {exc}", soft_wrap=True)
+                err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
                 continue
             if json_out:
                 print_json(obj)

@@ -154,7 +154,7 @@ class Deal:
         The letter names the seat of the first hand, the others follow clockwise.  ``dealer``
         defaults to that seat.  Raises NotationError naming the hand and the card.
         """
-        raw = text.strip()
+        raw = text.strip().lstrip("\ufeff")
         m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", raw, re.S)
         if not m:
             raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")

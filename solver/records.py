@@ -516,7 +516,12 @@ def read_records(path: str | Path) -> list[HandRecord]:
     Raises NotationError / IllegalPlayError naming the file and the line; OSError for a file
     that cannot be read."""
     path = str(path)
-    text = Path(path).read_text(encoding="utf-8-sig")
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise NotationError(f"{path}:{line}: not UTF-8 text (a hand record file is text)") from None
     blocks = _blocks(text, path)
     if _is_ptn(blocks, path):
         return [_ptn(b, path) for b in blocks]
