@@ -133,13 +133,14 @@ def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
     out.print(compass(deal_hands(deal), title=f"{deal.pbn()}", dealer=t.dealer))
     lead = ("first lead: left of dealer (" + Seat((t.dealer + 1) % 4).name + ")"
             if preset.first_lead == "left_of_dealer" else "first lead: declarer")
-    tab = Table(title=f"Double-dummy tricks for the declaring side · preset {preset.name} · {lead}")
+    tab = Table(title="DD tricks for the declaring side")
     tab.add_column("declarer", justify="center", style="bold cyan")
     for st in t.strains:
         tab.add_column(st.symbol, justify="right")
     for seat in Seat:
         tab.add_row(seat.name, *(str(t.tricks[seat][st]) for st in t.strains))
     out.print(tab)
+    out.print(f"preset {preset.name} · {lead}", soft_wrap=True)
     if alone:
         show_lone_table(lone_table(deal, preset, dealer), preset)
 
