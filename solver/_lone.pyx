@@ -39,7 +39,7 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcpy
 
 from solver._search cimport (Ctx, ctx_init, ctx_free, solve_root, can_take_root,
-                             LAYOUT as LAY, PEXT as SQZ, _layout_ready)
+                             LAYOUT as LAY, squeeze_key, _layout_ready)
 
 cdef enum:
     MAXK = 12
@@ -133,22 +133,9 @@ cdef void hand_masks(const uint8_t* f, int strain, uint32_t* m1, uint32_t* m2) n
                 m2[0] |= bit
 
 
-cdef void make_key(const uint32_t* m1, const uint32_t* m2, uint32_t* key) noexcept nogil:
-    """Relative-rank key of three hands (lone, opponents): each suit squeezed onto the cards
-    in play, so that equivalent final hands get the same key."""
-    cdef uint32_t allm = m1[0] | m1[1] | m1[2]
-    cdef int i, s, sh
-    cdef uint32_t a
-    for i in range(6):
-        key[i] = 0
-    for s in range(4):
-        sh = 8 * s
-        a = (allm >> sh) & 0xFF
-        if a == 0:
-            continue
-        for i in range(3):
-            key[i] |= (<uint32_t>SQZ[a][(m1[i] >> sh) & 0xFF]) << sh
-            key[3 + i] |= (<uint32_t>SQZ[a][(m2[i] >> sh) & 0xFF]) << sh
+cdef inline void make_key(const uint32_t* m1, const uint32_t* m2, uint32_t* key) noexcept nogil:
+    """Relative-rank key of three hands (lone, opponents): equivalent final hands share it."""
+    squeeze_key(m1, m2, 3, 1, key)
 
 
 cdef bint is_top(const uint8_t* pool, const uint8_t* chosen, int k, int strain, bint top) noexcept nogil:

@@ -34,6 +34,9 @@ cdef uint8_t LAYOUT[6][24]      # strain, card id -> effective bit (suit slot * 
 cdef uint8_t PEXT[256][256]     # PEXT[present][held]: held squeezed onto the present cards
 cdef bint _layout_ready
 
+cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double,
+                      uint32_t* key) noexcept nogil
+
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                     const int* trick, int ntrick, int guess) noexcept nogil
 cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,

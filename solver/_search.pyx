@@ -88,22 +88,31 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Transposition table
 
-cdef inline void make_key(Ctx* c, uint32_t* key) noexcept nogil:
-    cdef uint32_t allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double,
+                      uint32_t* key) noexcept nogil:
+    """Relative-rank key of n hands (m1 then, for a double deck, m2 of each): each suit
+    squeezed onto the cards still in play, so positions that differ only in which cards are
+    gone share a key.  key[0:n] from m1, key[n:2n] from m2 (zero when not double)."""
+    cdef uint32_t allm = 0, a
     cdef int s, i, sh
-    cdef uint32_t a
-    for i in range(8):
+    for i in range(n):
+        allm |= m1[i]
+    for i in range(2 * n):
         key[i] = 0
     for s in range(4):
         sh = 8 * s
         a = (allm >> sh) & 0xFF
         if a == 0:
             continue
-        for i in range(4):
-            key[i] |= (<uint32_t>PEXT[a][(c.m1[i] >> sh) & 0xFF]) << sh
-        if c.double:
-            for i in range(4):
-                key[4 + i] |= (<uint32_t>PEXT[a][(c.m2[i] >> sh) & 0xFF]) << sh
+        for i in range(n):
+            key[i] |= (<uint32_t>PEXT[a][(m1[i] >> sh) & 0xFF]) << sh
+        if double:
+            for i in range(n):
+                key[n + i] |= (<uint32_t>PEXT[a][(m2[i] >> sh) & 0xFF]) << sh
+
+
+cdef inline void make_key(Ctx* c, uint32_t* key) noexcept nogil:
+    squeeze_key(c.m1, c.m2, 4, c.double, key)
 
 
 cdef inline uint64_t hash_key(const uint32_t* key, int leader) noexcept nogil:

@@ -58,7 +58,7 @@ from .rules import (
     Card, LoneBid, Preset, RulesError, Seat, Strain, get_preset, next_active,
     parse_seat, parse_strain,
 )
-from .solve import first_leader, tt_bits_for
+from .solve import first_leader, thread_cached, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
            "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange"]
@@ -72,13 +72,7 @@ def _searcher(deal: Deal) -> "_lone.LoneSearch":
 
 
 def _searcher_bits(bits: int) -> "_lone.LoneSearch":
-    cache = getattr(_local, "searchers", None)
-    if cache is None:
-        cache = _local.searchers = {}
-    s = cache.get(bits)
-    if s is None:
-        s = cache[bits] = _lone.LoneSearch(bits)
-    return s
+    return thread_cached("lone_searchers", bits, _lone.LoneSearch)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,16 +33,19 @@ def tt_bits_for(deck: DeckForm | str) -> int:
     return 16 if n <= 6 else 18 if n <= 8 else 20
 
 
-def get_solver(deck: DeckForm | str) -> "_search.Solver":
-    """This thread's search context for a deck form (its TT is reused between calls)."""
-    bits = tt_bits_for(deck)
-    cache = getattr(_local, "solvers", None)
-    if cache is None:
-        cache = _local.solvers = {}
+def thread_cached(kind: str, bits: int, factory):
+    """This thread's search context of one kind and TT size, made by ``factory(bits)`` on
+    first use (contexts are not thread-safe; each keeps its TT between calls)."""
+    cache = _local.__dict__.setdefault(kind, {})
     s = cache.get(bits)
     if s is None:
-        s = cache[bits] = _search.Solver(bits)
+        s = cache[bits] = factory(bits)
     return s
+
+
+def get_solver(deck: DeckForm | str) -> "_search.Solver":
+    """This thread's search context for a deck form (its TT is reused between calls)."""
+    return thread_cached("solvers", tt_bits_for(deck), _search.Solver)
 
 
 def _position_args(position: Position) -> tuple[np.ndarray, int, int, int, list[int]]:
