@@ -78,7 +78,7 @@ def batch(
     par: bool = typer.Option(False, "--par", help="Also the par result of each deal (solver.par)."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or npz (default: from the output's name, else jsonl)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (default: stdout; npz and --resume need a file)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Workers (default: all cores)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Workers (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Deals per chunk (default 250; 2000 on Dask)."),
     resume: bool = typer.Option(False, "--resume", help="Skip the ids already in the output and append the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
@@ -104,6 +104,10 @@ def batch(
             raise B.BatchError("--hand needs --generate")
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
+        if alone and not p.lone_bids and not p.extra.get("lone_exchange"):
+            raise B.BatchError(f"--alone: preset {p.name!r} has no lone bids")
+        if generate is not None and generate < 1:
+            raise B.BatchError(f"--generate takes a number of deals of at least 1 (got {generate})")
         if dask is not None and dask != "local":
             raise B.BatchError(f"--dask takes 'local' (got {dask!r}); use --dask-scheduler ADDRESS for a cluster")
         address = dask_scheduler or dask

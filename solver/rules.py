@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -219,6 +220,11 @@ def parse_strain(text: str | int | Strain) -> Strain:
 # ---------------------------------------------------------------------------------------------
 # Deck forms
 
+@lru_cache(maxsize=None)
+def _card_ids(ranks: tuple) -> tuple:
+    return tuple(Card.make(s, r) for s in Suit for r in ranks)
+
+
 @dataclass(frozen=True)
 class DeckForm:
     """A deck form of RULES.md §1: which ranks, how many copies of each card.
@@ -241,7 +247,7 @@ class DeckForm:
     @property
     def card_ids(self) -> tuple[Card, ...]:
         """The distinct cards of the deck, in Card order."""
-        return tuple(Card.make(s, r) for s in Suit for r in self.ranks)
+        return _card_ids(self.ranks)
 
     def __str__(self) -> str:
         return self.name

@@ -78,3 +78,10 @@ def test_bad_input_is_one_line_exit_2():
         assert r.exit_code == 2, (args, r.output)
         assert msg in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_batch_and_bid_refuse_bad_counts():
+    r = run("batch", "--generate", "3", "--seed", "1", "--alone", "-p", "racehorse")
+    assert r.exit_code == 2 and "preset 'racehorse' has no lone bids" in r.stderr
+    r = run("batch", "--generate", "-3")
+    assert r.exit_code == 2 and "at least 1" in r.stderr
