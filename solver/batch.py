@@ -586,7 +586,17 @@ class Writer:
         pass
 
 
-class JsonlWriter(Writer):
+class _TextWriter(Writer):
+    """A writer appending text to ``self.fh`` (a file, or stdout which is only flushed)."""
+
+    def close(self, complete: bool = True) -> None:
+        if self.fh is not sys.stdout:
+            self.fh.close()
+        else:
+            self.fh.flush()
+
+
+class JsonlWriter(_TextWriter):
     """One JSON object a line per deal: ``{"id", <carried keys>, "schema", "deal", "preset",
     "dealer", "deck", "table"[, "alone"][, "par"]}`` — the keys of ``bideuchre solve --json``
     plus ``id``.  Appended, flushed and fsynced per chunk."""
@@ -635,14 +645,7 @@ class JsonlWriter(Writer):
         _fsync(self.fh)
         self.written += len(chunk)
 
-    def close(self, complete: bool = True) -> None:
-        if self.fh is not sys.stdout:
-            self.fh.close()
-        else:
-            self.fh.flush()
-
-
-class CsvWriter(Writer):
+class CsvWriter(_TextWriter):
     """CSV with a header: ``id, deal, preset, dealer, deck``, one column per declarer × strain
     (``N_S`` … ``W_NTL``: declaring-side DD tricks), then ``alone`` / ``par`` (JSON) when asked
     and ``extra`` (the carried input keys as JSON).  Appended, flushed and fsynced per chunk."""
@@ -706,13 +709,6 @@ class CsvWriter(Writer):
         self.fh.write(self._rows(rows))
         _fsync(self.fh)
         self.written += len(chunk)
-
-    def close(self, complete: bool = True) -> None:
-        if self.fh is not sys.stdout:
-            self.fh.close()
-        else:
-            self.fh.flush()
-
 
 class NpzWriter(Writer):
     """NumPy ``.npz`` of arrays: ``ids`` (str), ``seq`` (input order), ``deals`` ``(n, cards)``
