@@ -24,6 +24,7 @@ _layout_ready = 0      # LAYOUT, PEXT and _layout_ready are declared in _search.
 cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
+    void __builtin_prefetch(const void* p) nogil
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
@@ -425,14 +426,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             return 1 if (last_trick(c) & 1) == 0 else 0
         make_key(c, key)
         h = hash_key(key, c.to_move)
-        ent = tt_find(c, key, c.to_move, h)
-        if ent != NULL:
-            if ent.lb >= need:
-                return ent.lb
-            if ent.ub < need:
-                return ent.ub
-            if ent.best != 255:
-                hint = abs_move(c, ent.best)
+        __builtin_prefetch(&c.tt[h & c.tt_mask])     # its bucket loads while we bound
         qt = quick_tricks(c)
         tt_holder = -1
         tops = top_trumps(c, &tt_holder)
@@ -453,6 +447,14 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 return left - qt
             if tops >= need:
                 return tops
+        ent = tt_find(c, key, c.to_move, h)
+        if ent != NULL:
+            if ent.lb >= need:
+                return ent.lb
+            if ent.ub < need:
+                return ent.ub
+            if ent.best != 255:
+                hint = abs_move(c, ent.best)
     p = c.to_move
     ns = (p & 1) == 0
     best = -1 if ns else 99

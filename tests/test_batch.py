@@ -99,7 +99,7 @@ def test_results_do_not_depend_on_the_table_size(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     lib_run(a, B.read_records(src, "single24"), "standard", jobs=2, chunk_size=8, tt_bits=5)
     lib_run(b, B.read_records(src, "single24"), "standard", jobs=1)
-    assert B.batch_tt_bits("single24") == 13 and a.read_text() == b.read_text()
+    assert B.batch_tt_bits("single24") != 5 and a.read_text() == b.read_text()
 
 
 # ---------------------------------------------------------------------------------------------
