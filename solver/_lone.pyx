@@ -161,34 +161,39 @@ cdef bint is_top(const uint8_t* pool, const uint8_t* chosen, int k, int strain, 
     return 1
 
 
+cdef int suit_values(const uint8_t* cnt, int strain, int suit, int* out) noexcept nogil:
+    """The layout values of the cards ``cnt`` holds in effective ``suit`` (a value twice for
+    both copies), ascending; returns how many."""
+    cdef int n = 0, c, t, v, i, j
+    for c in range(24):
+        v = LAY[strain][c]
+        if (v >> 3) == suit:
+            for t in range(cnt[c]):
+                out[n] = v
+                n += 1
+    for i in range(1, n):           # insertion sort: n is small
+        v = out[i]
+        j = i
+        while j > 0 and out[j - 1] > v:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = v
+    return n
+
+
 cdef bint covered(const uint8_t* f, const uint8_t* o, int strain, int suit, int limit) noexcept nogil:
     """Hall's condition: the ``limit`` highest cards of ``o`` in effective ``suit`` (all when
     limit < 0) can each be met by a distinct card of ``f`` of that suit at least as high."""
     cdef int ov[24]
-    cdef int n = 0, i, j, c, v, t, need, have
-    for c in range(24):
-        v = LAY[strain][c]
-        if (v >> 3) == suit:
-            for t in range(o[c]):
-                ov[n] = v
-                n += 1
-    # sort descending (n is small)
-    for i in range(1, n):
-        v = ov[i]
-        j = i
-        while j > 0 and ov[j - 1] < v:
-            ov[j] = ov[j - 1]
-            j -= 1
-        ov[j] = v
-    if limit >= 0 and limit < n:
-        n = limit
-    for i in range(n):
+    cdef int n = suit_values(o, strain, suit, ov), m, i, c, v, need, have
+    m = n if limit < 0 or limit >= n else limit
+    for i in range(m):              # the i-th highest of o
         need = i + 1
         have = 0
         for c in range(24):
             if f[c]:
                 v = LAY[strain][c]
-                if (v >> 3) == suit and v >= ov[i]:
+                if (v >> 3) == suit and v >= ov[n - 1 - i]:
                     have += f[c]
         if have < need:
             return 0
@@ -224,32 +229,8 @@ cdef int unmatched_trumps(const uint8_t* f, const uint8_t* o, int strain) noexce
     as high (the opponent's trump count minus a maximum such matching)."""
     cdef int lv[24]
     cdef int ov[24]
-    cdef int nl = 0, no = 0, c, t, v, i, j, matched = 0
-    # both lists ascending (card ids run up the layout within the trump suit only by order,
-    # so collect and sort)
-    for c in range(24):
-        v = LAY[strain][c]
-        if (v >> 3) == strain:
-            for t in range(f[c]):
-                lv[nl] = v
-                nl += 1
-            for t in range(o[c]):
-                ov[no] = v
-                no += 1
-    for i in range(1, nl):
-        v = lv[i]
-        j = i
-        while j > 0 and lv[j - 1] > v:
-            lv[j] = lv[j - 1]
-            j -= 1
-        lv[j] = v
-    for i in range(1, no):
-        v = ov[i]
-        j = i
-        while j > 0 and ov[j - 1] > v:
-            ov[j] = ov[j - 1]
-            j -= 1
-        ov[j] = v
+    cdef int nl = suit_values(f, strain, strain, lv), no = suit_values(o, strain, strain, ov)
+    cdef int i, j, matched = 0
     # greedy from the lowest: each opponent trump takes the lowest free lone trump >= it
     j = 0
     for i in range(no):
