@@ -22,7 +22,7 @@ from .rules import (
     effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, trick_winner,
 )
 
-__all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "Deal", "Position"]
+__all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "split_deal", "Deal", "Position"]
 
 _SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                "♤": 0, "♡": 1, "♢": 2, "♧": 3}
@@ -100,6 +100,19 @@ def _counts(cards: Iterable[int]) -> list[int]:
     return out
 
 
+def split_deal(text: str) -> tuple[Seat, list[str]]:
+    """Split ``N:<hand> <hand> <hand> <hand>`` into the first seat and the four hand fields
+    (unparsed; ``-`` may stand for a hidden hand).  Raises NotationError quoting the text."""
+    raw = text.strip().lstrip("\ufeff")
+    m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", raw, re.S)
+    if not m:
+        raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")
+    fields = m.group(2).split()
+    if len(fields) != 4:
+        raise NotationError(f"deal {text!r} has {len(fields)} hands; expected 4")
+    return parse_seat(m.group(1)), fields
+
+
 class Deal:
     """The four hands at the start of a hand (or of a partial position), with deck and dealer.
 
@@ -154,14 +167,7 @@ class Deal:
         The letter names the seat of the first hand, the others follow clockwise.  ``dealer``
         defaults to that seat.  Raises NotationError naming the hand and the card.
         """
-        raw = text.strip().lstrip("\ufeff")
-        m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", raw, re.S)
-        if not m:
-            raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")
-        first = parse_seat(m.group(1))
-        fields = m.group(2).split()
-        if len(fields) != 4:
-            raise NotationError(f"deal {text!r} has {len(fields)} hands; expected 4")
+        first, fields = split_deal(text)
         hands: list[list[Card]] = [[], [], [], []]
         for i, field in enumerate(fields):
             seat = Seat((first + i) % 4)

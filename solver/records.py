@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .notation import Deal, Position, format_hand, parse_card, parse_hand
+from .notation import Deal, Position, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
     Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
     next_active, parse_seat, parse_strain, trick_winner, BidEuchreError,
@@ -186,13 +186,10 @@ def _is_ptn(blocks: list[_Block], path: str) -> bool:
 
 
 def _parse_deal(value: str, deck: DeckForm, where: str) -> tuple[Seat, list[list[Card] | None]]:
-    m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", value.strip())
-    if not m:
-        raise NotationError(f"{where}: cannot read deal {value!r}: expected 'N:<hand> <hand> <hand> <hand>'")
-    first = parse_seat(m.group(1))
-    fields = m.group(2).split()
-    if len(fields) != 4:
-        raise NotationError(f"{where}: deal {value!r} has {len(fields)} hands; expected 4")
+    try:
+        first, fields = split_deal(value)
+    except NotationError as exc:
+        raise NotationError(f"{where}: {exc}") from None
     hands: list[list[Card] | None] = [None] * 4
     for i, f in enumerate(fields):
         seat = Seat((first + i) % 4)
