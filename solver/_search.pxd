@@ -1,14 +1,13 @@
 # Declarations of the double-dummy search core (see _search.pyx).
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-cdef struct Entry:
-    uint32_t key[8]      # compressed hands: m1 of N E S W, then m2 of N E S W
-    uint32_t stamp       # search configuration (strain, sitting-out seat) this entry belongs to
-    uint8_t leader
+cdef struct Entry:        # 32 bytes: a bucket of two is one cache line
+    uint64_t key[3]      # the position (see make_key): hands, leader, search configuration
     int8_t lb            # lower bound on NS tricks from here
     int8_t ub            # upper bound on NS tricks from here
     uint8_t best         # best lead, as (suit slot << 3 | relative rank), 255 = none
     uint8_t depth        # tricks left at this position
+    uint32_t unused
 
 cdef struct Ctx:
     uint32_t m1[4]       # cards held (at least one copy), effective layout: suit slot * 8 + order

@@ -22,12 +22,71 @@ _layout_ready = 0      # LAYOUT, PEXT and _layout_ready are declared in _search.
 
 
 cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* A zeroed table; on Linux, one of 2 MiB or more on huge pages where the kernel allows
+       (fewer TLB misses on the random probes of a large TT).  Free with free(). */
+    static void* bde_table_alloc(size_t bytes) {
+        void* p = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const size_t huge = (size_t)1 << 21;
+        if (bytes >= huge) {
+            size_t n = (bytes + huge - 1) & ~(huge - 1);
+            if (posix_memalign(&p, huge, n) != 0) return NULL;
+            madvise(p, n, MADV_HUGEPAGE);
+            memset(p, 0, n);
+            return p;
+        }
+    #endif
+    #if defined(__unix__) || defined(__APPLE__)
+        if (posix_memalign(&p, 64, bytes) != 0) return NULL;
+        memset(p, 0, bytes);
+    #else
+        p = calloc(1, bytes);
+    #endif
+        return p;
+    }
+    """
+    void* bde_table_alloc(size_t bytes) nogil
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #define BDE_BMI2 1
+    static inline uint32_t bde_pext(uint32_t m, uint32_t a) { return _pext_u32(m, a); }
+    static inline uint32_t bde_pdep(uint32_t m, uint32_t a) { return _pdep_u32(m, a); }
+    #else
+    #define BDE_BMI2 0
+    static inline uint32_t bde_pext(uint32_t m, uint32_t a) { return 0; }
+    static inline uint32_t bde_pdep(uint32_t m, uint32_t a) { return 0; }
+    #endif
+    #if defined(__POPCNT__)
+    #define BDE_POPCNT 1
+    #else
+    #define BDE_POPCNT 0
+    #endif
+    """
+    # Built for a CPU with BMI2 / POPCNT (see setup.py): use the instructions, else tables.
+    bint BDE_BMI2
+    bint BDE_POPCNT
+    uint32_t bde_pext(uint32_t m, uint32_t a) nogil
+    uint32_t bde_pdep(uint32_t m, uint32_t a) nogil
+
+cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
     void __builtin_prefetch(const void* p) nogil
 
 
 cdef inline int popcount(uint32_t x) noexcept nogil:
+    if BDE_POPCNT:
+        return __builtin_popcount(x)
     # SWAR count: portable, and no call into libgcc where the CPU flag is not enabled
     x = x - ((x >> 1) & 0x55555555u)
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
@@ -72,7 +131,7 @@ def set_layout(table):
 
 cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil:
     memset(c, 0, sizeof(Ctx))
-    c.tt = <Entry*>calloc((<uint64_t>1) << tt_bits, sizeof(Entry))
+    c.tt = <Entry*>bde_table_alloc(((<uint64_t>1) << tt_bits) * sizeof(Entry))
     if c.tt == NULL:
         return -1
     c.tt_mask = ((<uint64_t>1) << tt_bits) - 1
@@ -94,10 +153,18 @@ cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double
     """Relative-rank key of n hands (m1 then, for a double deck, m2 of each): each suit
     squeezed onto the cards still in play, so positions that differ only in which cards are
     gone share a key.  key[0:n] from m1, key[n:2n] from m2 (zero when not double)."""
-    cdef uint32_t allm = 0, a
+    cdef uint32_t allm = 0, a, low = 0
     cdef int s, i, sh
     for i in range(n):
         allm |= m1[i]
+    if BDE_BMI2:
+        # squeeze all suits at once, then spread back to one byte per suit
+        for s in range(4):
+            low |= ((<uint32_t>1 << popcount((allm >> (8 * s)) & 0xFF)) - 1) << (8 * s)
+        for i in range(n):
+            key[i] = bde_pdep(bde_pext(m1[i], allm), low)
+            key[n + i] = bde_pdep(bde_pext(m2[i], allm), low) if double else 0
+        return
     for i in range(2 * n):
         key[i] = 0
     for s in range(4):
@@ -112,58 +179,98 @@ cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double
                 key[n + i] |= (<uint32_t>PEXT[a][(m2[i] >> sh) & 0xFF]) << sh
 
 
-cdef inline void make_key(Ctx* c, uint32_t* key) noexcept nogil:
-    squeeze_key(c.m1, c.m2, 4, c.double, key)
+cdef inline uint32_t pack_out(uint32_t m, uint32_t allm, const uint32_t* a,
+                              const int* off) noexcept nogil:
+    """The cards of m among the cards out, squeezed and packed: bit j = the j-th card out
+    (all suits in a row, low to high)."""
+    if BDE_BMI2:
+        return bde_pext(m, allm)
+    return ((<uint32_t>PEXT[a[0]][m & 0xFF]) | (<uint32_t>PEXT[a[1]][(m >> 8) & 0xFF] << off[1])
+            | (<uint32_t>PEXT[a[2]][(m >> 16) & 0xFF] << off[2])
+            | (<uint32_t>PEXT[a[3]][(m >> 24) & 0xFF] << off[3]))
 
 
-cdef inline uint64_t hash_key(const uint32_t* key, int leader) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>leader
-    cdef int i
-    for i in range(8):
-        h ^= key[i]
-        h *= 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
+cdef inline void make_key(Ctx* c, uint64_t* key) noexcept nogil:
+    """The TT key of the position at a trick boundary, exact, on relative ranks (cards gone
+    squeezed out): each hand's cards packed over the cards out (24 bits), the cards some hand
+    holds twice (24 bits; such a card is in that hand's mask only), the cards out per suit
+    (4 bits each: they place the suits in the packing), the leader and c.stamp."""
+    cdef uint32_t allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+    cdef uint32_t nd = bytecount(allm), dbl = c.m2[0] | c.m2[1] | c.m2[2] | c.m2[3]
+    cdef uint32_t a[4]
+    cdef int off[4]
+    cdef uint64_t k0, k1, k2
+    cdef int s
+    if not BDE_BMI2:
+        for s in range(4):
+            a[s] = (allm >> (8 * s)) & 0xFF
+        off[0] = 0
+        off[1] = nd & 0xF
+        off[2] = off[1] + ((nd >> 8) & 0xF)
+        off[3] = off[2] + ((nd >> 16) & 0xF)
+    k0 = (<uint64_t>pack_out(c.m1[0], allm, a, off) | (<uint64_t>pack_out(c.m1[1], allm, a, off) << 24)
+          | (<uint64_t>c.to_move << 48))
+    k1 = (<uint64_t>pack_out(c.m1[2], allm, a, off) | (<uint64_t>pack_out(c.m1[3], allm, a, off) << 24)
+          | (<uint64_t>(c.stamp & 0xFF) << 48))
+    k2 = ((<uint64_t>(pack_out(dbl, allm, a, off) if dbl else 0))
+          | (<uint64_t>((nd & 0xF) | ((nd >> 4) & 0xF0) | ((nd >> 8) & 0xF00) | ((nd >> 12) & 0xF000)) << 24)
+          | (<uint64_t>(c.stamp >> 8) << 40))
+    key[0] = k0
+    key[1] = k1
+    key[2] = k2
+
+
+cdef inline uint32_t bytecount(uint32_t x) noexcept nogil:
+    """Set bits of each byte of x, in that byte."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    return (x + (x >> 4)) & 0x0F0F0F0Fu
+
+
+cdef inline uint64_t hash_key(const uint64_t* key) noexcept nogil:
+    cdef uint64_t h = (key[0] * 0x9E3779B97F4A7C15ULL) ^ (key[1] * 0xBF58476D1CE4E5B9ULL) \
+        ^ (key[2] * 0x94D049BB133111EBULL)
+    h ^= h >> 32
+    h *= 0xD6E8FEB86659FD93ULL
+    h ^= h >> 29
     return h
 
 
-cdef inline bint tt_match(Ctx* c, Entry* e, const uint32_t* key, int leader) noexcept nogil:
-    cdef int i
-    if e.stamp != c.stamp or e.leader != leader:
-        return 0
-    for i in range(8):
-        if e.key[i] != key[i]:
-            return 0
-    return 1
+cdef inline bint tt_match(Entry* e, const uint64_t* key) noexcept nogil:
+    return e.key[0] == key[0] and e.key[1] == key[1] and e.key[2] == key[2]
 
 
-cdef inline Entry* tt_find(Ctx* c, const uint32_t* key, int leader, uint64_t h) noexcept nogil:
+cdef inline bint tt_stale(Ctx* c, Entry* e) noexcept nogil:
+    """An empty entry, or one of another configuration or before the last clear()."""
+    return ((e.key[1] >> 48) != (c.stamp & 0xFF)) or ((e.key[2] >> 40) != (c.stamp >> 8))
+
+
+cdef inline Entry* tt_find(Ctx* c, const uint64_t* key, uint64_t h) noexcept nogil:
     """The entry of this position, or NULL.  Buckets of two: h's slot and its neighbour."""
     cdef uint64_t i = h & c.tt_mask
-    if tt_match(c, &c.tt[i], key, leader):
+    if tt_match(&c.tt[i], key):
         return &c.tt[i]
-    if tt_match(c, &c.tt[i ^ 1], key, leader):
+    if tt_match(&c.tt[i ^ 1], key):
         return &c.tt[i ^ 1]
     return NULL
 
 
-cdef inline void tt_store(Ctx* c, const uint32_t* key, int leader, uint64_t h, int left,
+cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int left,
                           int value, bint lower, int best) noexcept nogil:
     """Record a search result as a bound.  A new entry takes the bucket's slot that is stale
     or, failing that, the one with fewer tricks left (deep results cost more to redo)."""
     cdef uint64_t i = h & c.tt_mask
     cdef Entry* e = &c.tt[i]
     cdef Entry* o = &c.tt[i ^ 1]
-    cdef int k
-    if not tt_match(c, e, key, leader):
-        if tt_match(c, o, key, leader):
+    if not tt_match(e, key):
+        if tt_match(o, key):
             e = o
         else:
-            if e.stamp == c.stamp and (o.stamp != c.stamp or o.depth < e.depth):
+            if not tt_stale(c, e) and (tt_stale(c, o) or o.depth < e.depth):
                 e = o
-            for k in range(8):
-                e.key[k] = key[k]
-            e.stamp = c.stamp
-            e.leader = <uint8_t>leader
+            e.key[0] = key[0]
+            e.key[1] = key[1]
+            e.key[2] = key[2]
             e.depth = <uint8_t>left
             e.lb = 0
             e.ub = <int8_t>left
@@ -334,40 +441,72 @@ cdef inline int abs_move(Ctx* c, int r) noexcept nogil:
     return -1
 
 
+cdef inline int suit_len(Ctx* c, int q, uint32_t sm) noexcept nogil:
+    """Cards (copies counted) seat q holds in the suit of mask sm."""
+    return popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
+
+
+cdef inline uint32_t sure_top(Ctx* c, int p, uint32_t sm) noexcept nogil:
+    """Seat p's cards of a suit that are at least every card of it held elsewhere: led, each
+    wins (the first played of identical cards wins)."""
+    cdef uint32_t mine = c.m1[p] & sm, others = 0
+    cdef int q
+    for q in range(4):
+        if q != p:
+            others |= c.m1[q] & sm
+    if others:
+        return mine & ~(((<uint32_t>1) << top_bit(others)) - 1)
+    return mine
+
+
 cdef int quick_tricks(Ctx* c) noexcept nogil:
     """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
     for the leader's side).  A card is sure when it is at least every other remaining card of
     its suit (the first played of identical cards wins), so nobody, partner included, takes
     the lead from it.  Under a trump suit, a side-suit winner counts only for as many rounds as
     every other player who holds a trump must still follow suit (else a ruff, or a forced ruff
-    by partner, takes the lead)."""
-    cdef int p = c.to_move, s, k, lim, o, q, len_o
-    cdef uint32_t mine, others, sm, top
+    by partner, takes the lead) -- unless the leader's sure trumps are at least as many as
+    either opponent's trumps: cashed first, they draw the opponents' trumps, and only partner
+    (if still holding trumps after that) can ruff."""
+    cdef int p = c.to_move, s, k, lim, o, q, len_o, t_top = 0, opp_t = 0, part_t = 0
+    cdef uint32_t sm, top, tm
     cdef int total = 0
+    cdef bint drawn = 0
+    if c.trump >= 0:
+        tm = SUITMASK[c.trump]
+        top = sure_top(c, p, tm)
+        t_top = popcount(top) + popcount(c.m2[p] & top)
+        opp_t = suit_len(c, (p + 1) & 3, tm)
+        len_o = suit_len(c, (p + 3) & 3, tm)
+        if len_o > opp_t:
+            opp_t = len_o
+        part_t = suit_len(c, (p + 2) & 3, tm)
+        drawn = t_top >= opp_t
+        total = t_top
     for s in range(4):
-        sm = SUITMASK[s]
-        mine = c.m1[p] & sm
-        if mine == 0:
+        if s == c.trump:
             continue
-        others = 0
-        for q in range(4):
-            if q != p:
-                others |= c.m1[q] & sm
-        if others:
-            top = mine & ~(((<uint32_t>1) << top_bit(others)) - 1)
-        else:
-            top = mine
+        sm = SUITMASK[s]
+        if (c.m1[p] & sm) == 0:
+            continue
+        top = sure_top(c, p, sm)
         k = popcount(top) + popcount(c.m2[p] & top)
         if k == 0:
             continue
-        if c.trump >= 0 and s != c.trump:
+        if c.trump >= 0:
             lim = k
-            for o in range(1, 4):
-                q = (p + o) & 3
-                if c.m1[q] & SUITMASK[c.trump]:
-                    len_o = popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
+            if drawn:
+                if part_t > opp_t:
+                    len_o = suit_len(c, (p + 2) & 3, sm)
                     if len_o < lim:
                         lim = len_o
+            else:
+                for o in range(1, 4):
+                    q = (p + o) & 3
+                    if c.m1[q] & tm:
+                        len_o = suit_len(c, q, sm)
+                        if len_o < lim:
+                            lim = len_o
             k = lim
         total += k
     return total
@@ -408,8 +547,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     take at most v."""
     cdef int moves[16]
     cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255, v, best
-    cdef uint32_t bit, key[8]
-    cdef uint64_t h = 0
+    cdef uint32_t bit
+    cdef uint64_t h = 0, key[3]
     cdef Entry* ent
     cdef bint ns, boundary
     cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
@@ -425,7 +564,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         if left == 1:
             return 1 if (last_trick(c) & 1) == 0 else 0
         make_key(c, key)
-        h = hash_key(key, c.to_move)
+        h = hash_key(key)
         __builtin_prefetch(&c.tt[h & c.tt_mask])     # its bucket loads while we bound
         qt = quick_tricks(c)
         tt_holder = -1
@@ -447,7 +586,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 return left - qt
             if tops >= need:
                 return tops
-        ent = tt_find(c, key, c.to_move, h)
+        ent = tt_find(c, key, h)
         if ent != NULL:
             if ent.lb >= need:
                 return ent.lb
@@ -517,7 +656,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                     cut = rel_move(c, e)
                 break
     if boundary:
-        tt_store(c, key, s_tm, h, left, best, best >= need, cut)
+        tt_store(c, key, h, left, best, best >= need, cut)
     return best
 
 
@@ -677,16 +816,23 @@ cdef int _load_trick(trick, int* tr) except -1:
 cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strains,
                   const int[:, ::1] leaders, int out, int[:, :, ::1] result) noexcept nogil:
     cdef Py_ssize_t i, j, k
-    cdef int guess, v
+    cdef int guess, v, side
+    cdef int side_guess[2]
     for i in range(counts.shape[0]):
         for j in range(strains.shape[0]):
+            # first guess for MTD(f): the last result with a leader of the same side, else
+            # the last result
             guess = -1
+            side_guess[0] = side_guess[1] = -1
             for k in range(leaders.shape[1]):
                 if leaders[i, k] < 0:
                     continue
+                side = leaders[i, k] & 1
+                if side_guess[side] >= 0:
+                    guess = side_guess[side]
                 v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
                 result[i, k, j] = v
-                guess = v
+                guess = side_guess[side] = v
 
 
 def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
