@@ -446,14 +446,9 @@ cdef inline int suit_len(Ctx* c, int q, uint32_t sm) noexcept nogil:
     return popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
 
 
-cdef inline uint32_t sure_top(Ctx* c, int p, uint32_t sm) noexcept nogil:
-    """Seat p's cards of a suit that are at least every card of it held elsewhere: led, each
-    wins (the first played of identical cards wins)."""
-    cdef uint32_t mine = c.m1[p] & sm, others = 0
-    cdef int q
-    for q in range(4):
-        if q != p:
-            others |= c.m1[q] & sm
+cdef inline uint32_t sure_top(uint32_t mine, uint32_t others) noexcept nogil:
+    """The cards of `mine` (one seat's, one suit) at least every card of `others` (the other
+    seats' of that suit): led, each wins (the first played of identical cards wins)."""
     if others:
         return mine & ~(((<uint32_t>1) << top_bit(others)) - 1)
     return mine
@@ -472,9 +467,10 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     cdef uint32_t sm, top, tm
     cdef int total = 0
     cdef bint drawn = 0
+    cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     if c.trump >= 0:
         tm = SUITMASK[c.trump]
-        top = sure_top(c, p, tm)
+        top = sure_top(c.m1[p] & tm, others & tm)
         t_top = popcount(top) + popcount(c.m2[p] & top)
         opp_t = suit_len(c, (p + 1) & 3, tm)
         len_o = suit_len(c, (p + 3) & 3, tm)
@@ -489,7 +485,7 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
         sm = SUITMASK[s]
         if (c.m1[p] & sm) == 0:
             continue
-        top = sure_top(c, p, sm)
+        top = sure_top(c.m1[p] & sm, others & sm)
         k = popcount(top) + popcount(c.m2[p] & top)
         if k == 0:
             continue
