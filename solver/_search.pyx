@@ -112,6 +112,9 @@ cdef void _init_tables() noexcept nogil:
 
 _init_tables()
 
+# CPU instructions this build uses (setup.py: -march=native unless BIDEUCHRE_PORTABLE=1)
+FEATURES = {"bmi2": bool(BDE_BMI2), "popcnt": bool(BDE_POPCNT)}
+
 
 def set_layout(table):
     """Install the card layout: ``table[strain][card] = effective_suit * 8 + rank_order``.
