@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
+from rich import box
 from rich.table import Table
 
 from solver.auction import format_action
 from solver.notation import Deal
-from solver.rules import RulesError, Seat, Side, get_preset, parse_seat
+from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
 
 from .common import compass, deal_hands, err, guard, out, print_json
 
@@ -147,9 +148,16 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
     p = get_preset(preset_name)
-    deal_list = None
+    deal_list = labels = None
     if deals is not None:
-        deal_list = [Deal.from_pbn(text, p.deck, dealer_v) for _, text in read_lines(deals)]
+        deal_list, labels = [], []
+        for lineno, text in read_lines(deals):
+            where = f"{'stdin' if deals == '-' else deals}: line {lineno}"
+            try:
+                deal_list.append(Deal.from_pbn(text, p.deck, dealer_v))
+            except NotationError as exc:
+                raise NotationError(f"{where}: {exc}") from None
+            labels.append(where)
     known_map = {}
     for item in known:
         if ":" not in item:
@@ -169,7 +177,8 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         bar.start()
     try:
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
-                     _parse_score(score), target, workers, exact=exact, progress=progress_cb)
+                     _parse_score(score), target, workers, exact=exact, progress=progress_cb,
+                     deal_labels=labels)
     finally:
         if bar is not None:
             bar.stop()
@@ -200,27 +209,32 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
               f"preset {p.name} · bids so far: {so_far} · {src}")
     n = p.tricks
-    tab = Table(title=f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
-    tab.add_column("strain")
-    tab.add_column(f"0..{n}")
+    # simple boxes and short headers: both tables fit 80 columns with every preset
+    tab = Table(title=f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})",
+                box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    tab.add_column("")
+    tab.add_column(f"0..{n}", no_wrap=True, min_width=n + 1)
     tab.add_column("mean", justify="right")
     levels = sorted(next(iter(adv.strains.values())).p_at_least)
     for k in levels:
         tab.add_column(f"P≥{k}", justify="right")
     lone_names = list(next(iter(adv.strains.values())).p_all_alone)
     for nm in lone_names:
-        tab.add_column(f"alone {nm}", justify="right")
+        tab.add_column(f"all\n{nm}", justify="right", min_width=len(nm))
     for st, s in adv.strains.items():
         tab.add_row(st.symbol, _spark(s.tricks_hist), f"{s.mean:.2f}",
                     *(f"{s.p_at_least[k]:.2f}" for k in levels),
                     *(f"{s.p_all_alone[nm]:.2f}" for nm in lone_names))
     out.print(tab)
-    act = Table(title="Actions: expected hand result (our points − theirs), rest of the auction double-dummy")
-    for col in ("action", "strain", "EV", "± se", "± se vs best", "P(make)", "P(declare)"):
-        act.add_column(col, justify="left" if col in ("action", "strain") else "right")
+    act = Table(title="Actions: expected hand result (our points − theirs), rest of the auction "
+                      "double-dummy; ±best: standard error of the difference to the best",
+                box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
+        act.add_column(col, justify="left" if col in ("action", "strain") else "right",
+                       no_wrap=True)
     with_win = adv.score is not None and adv.best_for_game is not None
     if with_win:
-        act.add_column("P(win game)", justify="right")
+        act.add_column("P(win)", justify="right", no_wrap=True)
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
         ev = f"{r.ev:+.2f}" if r.exact else f"{r.ev:+.2f}…{r.ev_max:+.2f}"

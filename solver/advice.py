@@ -255,21 +255,23 @@ def sample_deals(preset: Preset | str, seat: int, hand: Sequence[int], known: di
 
 
 def deals_for_hand(deals: Iterable[Deal], seat: int, hand: Sequence[int],
-                   known: dict | None = None) -> np.ndarray:
+                   known: dict | None = None, labels: Sequence[str] | None = None) -> np.ndarray:
     """Given full deals as an ``(k, 4, 24)`` count array, after checking that each holds
-    ``hand`` in ``seat`` and the ``known`` cards.  Raises NotationError naming the deal."""
+    ``hand`` in ``seat`` and the ``known`` cards.  Raises NotationError naming the deal (by
+    ``labels[i]``, e.g. ``"deals.txt: line 7"``, else ``"deal i"``)."""
     want = np.zeros(24, dtype=np.uint8)
     for c in hand:
         want[c] += 1
     rows = []
     for i, d in enumerate(deals, 1):
+        where = labels[i - 1] if labels is not None else f"deal {i}"
         c = np.array(d.counts(), dtype=np.uint8)
         if not np.array_equal(c[seat], want):
-            raise NotationError(f"deal {i} ({d.pbn()}) does not give seat {Seat(seat).name} the hand")
+            raise NotationError(f"{where} ({d.pbn()}) does not give seat {Seat(seat).name} the hand")
         for s, cards in (known or {}).items():
             for card in cards:
                 if c[s, card] == 0:
-                    raise NotationError(f"deal {i} ({d.pbn()}): seat {Seat(s).name} lacks known card {str(card)}")
+                    raise NotationError(f"{where} ({d.pbn()}): seat {Seat(s).name} lacks known card {str(card)}")
         rows.append(c)
     if not rows:
         raise NotationError("no deals given")
@@ -812,7 +814,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            preset: Preset | str = "standard", auction: Sequence | str = (),
            known=None, samples: int = 500, seed: int = 1, deals: Iterable[Deal] | None = None,
            score: tuple[int, int] | None = None, target: int | None = None, workers: int = 1,
-           exact: bool = False, progress: Callable[[int, int], None] | None = None) -> Advice:
+           exact: bool = False, progress: Callable[[int, int], None] | None = None,
+           deal_labels: Sequence[str] | None = None) -> Advice:
     """Bid advice for ``hand`` in ``seat`` (see the module docstring for the model).
 
     ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
@@ -822,7 +825,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     them)`` before this hand, with ``target`` (default the preset's): adds the probability of
     winning the game this hand.  ``workers``: threads for the DD searches (results do not
     depend on it).  ``exact``: exact EVs for our lone bids even where they cannot be the best.
-    ``progress(done, total)`` is called as deals are solved.
+    ``progress(done, total)`` is called as deals are solved.  ``deal_labels``: one name per
+    given deal for error messages (``"deals.txt: line 7"``).
 
     Returns an :class:`Advice`.  Raises NotationError / RulesError for bad input (a hand of
     the wrong size, a card placed twice, an illegal auction, not this seat's turn).
@@ -839,7 +843,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     if deals is not None:
         deal_list = list(deals)
         _check_hand(preset, cards, known_cards)
-        counts = deals_for_hand(deal_list, seat, cards, known_cards)
+        counts = deals_for_hand(deal_list, seat, cards, known_cards, deal_labels)
         seed_out = None
     else:
         if samples < 1:

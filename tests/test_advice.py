@@ -311,6 +311,46 @@ def test_bid_cli_json_and_record(tmp_path):
     assert bad.exit_code == 2 and "turn" in bad.output
 
 
+def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
+    """A bad line of --deals (not a deal; a deal without the hand) is named by its line."""
+    from cli.app import app
+    runner = CliRunner()
+    deals = deals_around(real_deals(4)[3], Seat.E, 3, seed=1)
+    hand = format_hand(deals[0].hands[Seat.E])
+    f = tmp_path / "deals.txt"
+    other = Deal.from_pbn(real_deals(5)[4])
+    for lines, lineno, what in [([deals[0].pbn(), "# a comment", "N:AKQ.J9 nonsense"], 3, "line 3: "),
+                                ([deals[0].pbn(), "", deals[1].pbn(), other.pbn()], 4, "does not give seat E")]:
+        f.write_text("\n".join(lines) + "\n")
+        res = runner.invoke(app, ["bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f)])
+        assert res.exit_code == 2, res.output
+        assert f"deals.txt: line {lineno}" in res.output and what in res.output, res.output
+        assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_bid_cli_tables_fit_80_columns():
+    """The strain and action tables keep every header and value whole in 80 columns, with
+    the double32 lone bids and the game column of --score."""
+    from cli.app import app
+    runner = CliRunner()
+    for args, words in [(["SA SA SK HK DA CA CK CQ", "--preset", "double32", "--samples", "6"],
+                         ["two-card", "one-card", "moonshot", "P(decl)"]),
+                        (["AJ.KQ..JT", "--samples", "20", "--score", "25-28"],
+                         ["P(win)", "±best", "NT↓"])]:
+        res = runner.invoke(app, ["bid", args[0], "--seat", "E", "--dealer", "N", *args[1:]],
+                            env={"COLUMNS": "80"})
+        assert res.exit_code == 0, res.output
+        lines = res.stdout.splitlines()
+        assert max(len(line) for line in lines) <= 80
+        for w in words:
+            assert w in res.stdout, w
+        # no cell cut short: an ellipsis only inside EV ranges (digits on both sides)
+        for line in lines:
+            for i, ch in enumerate(line):
+                if ch == "…":
+                    assert line[i - 1].isdigit() and line[i + 1] in "+-0123456789", line
+
+
 def test_lazy_lone_counts_agree_with_exact():
     """By default failing lone hands are counted exactly only where that changes a result:
     every EV marked exact equals the fully exact run, and the ranges hold the exact value."""
