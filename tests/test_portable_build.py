@@ -2,7 +2,8 @@
 table fallbacks instead) against the reference solver.
 
 The installed build uses the instructions where the CPU has them (setup.py); this test
-compiles the other code path in a scratch copy so that both stay exact.
+compiles the other code path in a scratch copy so that both stay exact (Cython and
+setuptools come with the ``test`` extra).
 """
 
 import os
