@@ -116,9 +116,7 @@ def batch(
                 raise B.BatchError("--resume with --generate needs the --seed of the first run")
             seed = int.from_bytes(os.urandom(4), "little")
             err.print(f"seed {seed}", highlight=False)
-        summary = B.Summary(p, d)
-        writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
-                               overwrite=overwrite, summary=summary)
+        # the input is checked before the output is created: a mistake leaves no empty file
         if generate is not None:
             fixed = B.parse_fixed_hands(hand, d)
             records = B.generate_records(generate, seed, d, fixed, dealer)
@@ -126,6 +124,9 @@ def batch(
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
+        summary = B.Summary(p, d)
+        writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
+                               overwrite=overwrite, summary=summary)
         if total is not None:
             total = max(0, total - len(writer.done))
 

@@ -558,7 +558,9 @@ class Writer:
             self._remove()
 
     def _exists(self) -> bool:
-        return self.path.exists()
+        """Whether the output holds anything (an empty file, as a failed start leaves, does
+        not count)."""
+        return self.path.exists() and (not self.path.is_file() or self.path.stat().st_size > 0)
 
     def _remove(self) -> None:
         self.path.unlink()
@@ -737,7 +739,7 @@ class NpzWriter(Writer):
         self.run = max(runs, default=0) + 1
 
     def _exists(self) -> bool:
-        return self.path.exists() or self.parts.exists()
+        return super()._exists() or (self.parts.exists() and any(self.parts.iterdir()))
 
     def _remove(self) -> None:
         if self.path.exists():

@@ -282,6 +282,33 @@ def test_bad_lines_reported_good_lines_kept(tmp_path):
     assert _ids(out2) == [1, 2, 3, 4]
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "npz"])
+def test_a_mistake_leaves_no_output_in_the_way(tmp_path, fmt):
+    """Bad options or a missing input fail before the output is created, so the corrected
+    command runs without --overwrite; an empty output left by an older failed start does not
+    count as results either."""
+    out = tmp_path / f"out.{fmt}"
+    for args in (["--generate", "5", "--seed", "1", "--hand", "Q=AKQJT9..."],
+                 [str(tmp_path / "missing.txt")]):
+        r = run_cli(*args, "-o", str(out), "--no-summary")
+        assert r.exit_code == 2, r.output
+        assert not out.exists() and not Path(str(out) + ".parts").exists()
+    if fmt != "npz":
+        out.write_text("")
+    r = run_cli("--generate", "5", "--seed", "1", "-o", str(out), "--no-summary")
+    assert r.exit_code == 0, r.output
+    if fmt == "jsonl":
+        ids = _ids(out)
+    elif fmt == "csv":
+        ids = [row["id"] for row in csv.DictReader(out.open(newline=""))]
+    else:
+        with np.load(out) as z:
+            ids = z["ids"].tolist()
+    assert sorted(map(str, ids)) == ["1", "2", "3", "4", "5"]
+    r = run_cli("--generate", "5", "--seed", "1", "-o", str(out), "--no-summary")
+    assert r.exit_code == 2 and "exists" in r.output
+
+
 def test_stdin_and_carried_keys(tmp_path):
     deals = real_deals(5)
     text = "\n".join([deals[0], "# a comment", "", json.dumps({"deal": deals[1], "id": "x", "note": [1, 2]})]) + "\n"
