@@ -403,17 +403,22 @@ cdef int enumerate_all(ExchangeSet* e) noexcept nogil:
     return rc
 
 
+cdef inline void cand_hand(ExchangeSet* e, Cand* cd, uint8_t* f) noexcept nogil:
+    """The lone hand after a candidate exchange: the hand, plus the gifts, less the discards."""
+    cdef int i
+    for i in range(24):
+        f[i] = e.h[i]
+    for i in range(e.k):
+        f[cd.give[i]] += 1
+    for i in range(e.k):
+        f[cd.disc[i]] -= 1
+
+
 cdef bint cand_may_all(ExchangeSet* e, Cand* cd) noexcept nogil:
     """may_take_all for a candidate, computed once."""
     cdef uint8_t f[24]
-    cdef int i
     if cd.may_all < 0:
-        for i in range(24):
-            f[i] = e.h[i]
-        for i in range(e.k):
-            f[cd.give[i]] += 1
-        for i in range(e.k):
-            f[cd.disc[i]] -= 1
+        cand_hand(e, cd, f)
         cd.may_all = may_take_all(f, e.o1, e.o2, e.strain, e.lone_leads)
     return cd.may_all != 0
 
@@ -421,14 +426,8 @@ cdef bint cand_may_all(ExchangeSet* e, Cand* cd) noexcept nogil:
 cdef int cand_ub(ExchangeSet* e, Cand* cd, int left) noexcept nogil:
     """trump_bound for a candidate, computed once."""
     cdef uint8_t f[24]
-    cdef int i
     if cd.ub < 0:
-        for i in range(24):
-            f[i] = e.h[i]
-        for i in range(e.k):
-            f[cd.give[i]] += 1
-        for i in range(e.k):
-            f[cd.disc[i]] -= 1
+        cand_hand(e, cd, f)
         cd.ub = trump_bound(f, e.o1, e.o2, e.strain, left)
     return cd.ub
 
