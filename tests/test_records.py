@@ -131,6 +131,14 @@ def test_ptn_contracts_lone_and_low():
     assert last[0].hidden == [Seat.E, Seat.S, Seat.W]
 
 
+def _assert_errors(parse, text: str, source: str, cases) -> None:
+    """Each (old, new, error type, message pattern): parsing ``text`` with ``old`` replaced by
+    ``new`` raises that error, its message matching the pattern."""
+    for old, new, exc, pattern in cases:
+        with pytest.raises(exc, match=pattern):
+            parse(text.replace(old, new), source)
+
+
 def test_ptn_lone_play_and_errors(tmp_path):
     # a lone hand: S alone in spades; N's column is '-' and tricks have three cards
     text = """[Event "lone"]
@@ -148,14 +156,12 @@ CA CJ CQ -
     # trick 1: E ♦9, S ♣9 (ruff), W ♦K → S; trick 2 led by S: ♣J, W ♣Q, E ♣A
     assert _cards(rec.play) == ["D9", "C9", "DK", "CJ", "CQ", "CA"]
     assert rec.position().tricks_won == {Side.NS: 2, Side.EW: 0}
-    with pytest.raises(NotationError, match=r"x\.ptn:8: seat N sits out"):
-        parse_ptn(text.replace("D9 C9 DK -", "D9 C9 DK DA"), "x.ptn")
-    with pytest.raises(IllegalPlayError, match=r"x\.ptn:1: trick 1: S cannot play CA"):
-        parse_ptn(text.replace("D9 C9 DK -", "D9 CA DK -"), "x.ptn")
-    with pytest.raises(NotationError, match=r"x\.ptn:8: a play row needs 4 columns"):
-        parse_ptn(text.replace("D9 C9 DK -", "D9 C9 DK"), "x.ptn")
-    with pytest.raises(NotationError, match=r"x\.ptn:2: .*hand E.*unknown rank"):
-        parse_ptn(text.replace("K.T.J9.AK", "K.T.J8.AK"), "x.ptn")
+    _assert_errors(parse_ptn, text, "x.ptn", [
+        ("D9 C9 DK -", "D9 C9 DK DA", NotationError, r"x\.ptn:8: seat N sits out"),
+        ("D9 C9 DK -", "D9 CA DK -", IllegalPlayError, r"x\.ptn:1: trick 1: S cannot play CA"),
+        ("D9 C9 DK -", "D9 C9 DK", NotationError, r"x\.ptn:8: a play row needs 4 columns"),
+        ("K.T.J9.AK", "K.T.J8.AK", NotationError, r"x\.ptn:2: .*hand E.*unknown rank"),
+    ])
     bad = tmp_path / "bad.ptn"
     bad.write_text(text.replace('[Play "E"]', '[Play "Q"]'))
     with pytest.raises(NotationError, match="bad.ptn:7: unknown seat 'Q'"):
@@ -235,16 +241,13 @@ D9 C9 DK DA
 """
     rec = parse_records(good, "f.txt")[0]
     assert _cards(rec.play) == ["D9", "C9", "DK", "DA"] and rec.leader == Seat.E
-    with pytest.raises(NotationError, match=r"f\.txt:6: cannot read card 'DX'"):
-        parse_records(good.replace("DA", "DX"), "f.txt")
-    with pytest.raises(NotationError, match=r"f\.txt:4: unknown strain 'Z'"):
-        parse_records(good.replace('"C"', '"Z"'), "f.txt")
-    with pytest.raises(NotationError, match=r"f\.txt:2: unknown deck form"):
-        parse_records(good.replace("single24", "single99"), "f.txt")
-    with pytest.raises(NotationError, match=r"f\.txt:3: card SA held 2 times"):
-        parse_records(good.replace("K.T.J9.AK", "A.T.J9.AK"), "f.txt")
-    with pytest.raises(IllegalPlayError, match=r"f\.txt:1: trick 1: S cannot play DA"):
-        parse_records(good.replace("D9 C9 DK DA", "D9 DA"), "f.txt")
+    _assert_errors(parse_records, good, "f.txt", [
+        ("DA", "DX", NotationError, r"f\.txt:6: cannot read card 'DX'"),
+        ('"C"', '"Z"', NotationError, r"f\.txt:4: unknown strain 'Z'"),
+        ("single24", "single99", NotationError, r"f\.txt:2: unknown deck form"),
+        ("K.T.J9.AK", "A.T.J9.AK", NotationError, r"f\.txt:3: card SA held 2 times"),
+        ("D9 C9 DK DA", "D9 DA", IllegalPlayError, r"f\.txt:1: trick 1: S cannot play DA"),
+    ])
     with pytest.raises(NotationError, match=r"f\.txt:1: record has no \[Deal\] tag"):
         parse_records('[Event "x"]\n[Strain "C"]\n', "f.txt")
     with pytest.raises(NotationError, match=r"f\.txt:7: a trick line holds at most 4 cards"):
