@@ -130,7 +130,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     from solver.advice import advise
     from solver.notation import parse_hand
 
-    from .common import read_lines
+    from .common import read_lines, source_name
 
     own_call = None
     if record is not None:
@@ -152,7 +152,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     if deals is not None:
         deal_list, labels = [], []
         for lineno, text in read_lines(deals):
-            where = f"{'stdin' if deals == '-' else deals}: line {lineno}"
+            where = f"{source_name(deals)}: line {lineno}"
             try:
                 deal_list.append(Deal.from_pbn(text, p.deck, dealer_v))
             except NotationError as exc:

@@ -73,10 +73,15 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
+def source_name(source: str) -> str:
+    """How messages name an input: the file's path, or ``stdin`` for ``-``."""
+    return "stdin" if source == "-" else source
+
+
 def read_lines(source: str) -> Iterable[tuple[int, str]]:
     """(line number, text) of the non-blank, non-comment lines of a file or ``-`` (stdin)."""
     fh = sys.stdin if source == "-" else open(source, encoding="utf-8")
-    name = "stdin" if source == "-" else source
+    name = source_name(source)
     i = 0
     try:
         while True:
