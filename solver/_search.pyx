@@ -156,14 +156,15 @@ cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double
     """Relative-rank key of n hands (m1 then, for a double deck, m2 of each): each suit
     squeezed onto the cards still in play, so positions that differ only in which cards are
     gone share a key.  key[0:n] from m1, key[n:2n] from m2 (zero when not double)."""
-    cdef uint32_t allm = 0, a, low = 0
+    cdef uint32_t allm = 0, a, low = 0, nd
     cdef int s, i, sh
     for i in range(n):
         allm |= m1[i]
     if BDE_BMI2:
         # squeeze all suits at once, then spread back to one byte per suit
+        nd = bytecount(allm)
         for s in range(4):
-            low |= ((<uint32_t>1 << popcount((allm >> (8 * s)) & 0xFF)) - 1) << (8 * s)
+            low |= ((<uint32_t>1 << ((nd >> (8 * s)) & 0xFF)) - 1) << (8 * s)
         for i in range(n):
             key[i] = bde_pdep(bde_pext(m1[i], allm), low)
             key[n + i] = bde_pdep(bde_pext(m2[i], allm), low) if double else 0
