@@ -16,12 +16,13 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
 
 from solver import batch as B
 from solver.rules import get_deck, get_preset
 
-from .common import err, fail, guard
+from .common import err, fail, guard, source_name
 
 
 class _RateColumn(ProgressColumn):
@@ -134,9 +135,11 @@ def batch(
                             _RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                             console=err, disable=not err.is_terminal, transient=False)
 
+        in_name = "" if input is None or input == "-" else f"{source_name(input)}: "
+
         def bad_line(b: B.BadLine) -> None:
             (progress.console if err.is_terminal else err).print(
-                f"[red]error:[/red] {b}", soft_wrap=True, highlight=False)
+                f"[red]error:[/red] {escape(in_name + str(b))}", soft_wrap=True, highlight=False)
 
         with progress:
             task = progress.add_task("batch", total=total)
@@ -164,7 +167,7 @@ def batch(
                   f"{report.jobs} {report.executor} workers); {report.skipped:,} already done; "
                   f"{report.bad_count:,} bad lines{where}", highlight=False, soft_wrap=True)
     if report.stopped is not None:
-        raise fail(f"stopped at line {report.stopped.lineno} (--strict): {report.stopped.message}")
+        raise fail(f"stopped at {in_name}line {report.stopped.lineno} (--strict): {report.stopped.message}")
     if report.bad_count:
         raise typer.Exit(2)
 

@@ -69,7 +69,7 @@ import numpy as np
 from . import _search
 from .auction import Auction, Bid, format_action, ladder, legal_actions
 from .lone import _bid_values, _searcher, exchange_order, lone_bids, lone_leader, lone_results
-from .notation import Deal, parse_card, parse_hand
+from .notation import Deal, format_hand, parse_card, parse_hand
 from .rules import (
     Card, NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
     parse_seat, rank_order,
@@ -166,7 +166,6 @@ class Advice:
     laid_down: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        from .notation import format_hand
         d = {"seed": self.seed, "samples": self.samples, "preset": self.preset.name,
              "seat": self.seat.name, "dealer": self.dealer.name, "hand": format_hand(self.hand),
              "auction": [format_action(a) for a in self.auction],
@@ -267,7 +266,8 @@ def deals_for_hand(deals: Iterable[Deal], seat: int, hand: Sequence[int],
         where = labels[i - 1] if labels is not None else f"deal {i}"
         c = np.array(d.counts(), dtype=np.uint8)
         if not np.array_equal(c[seat], want):
-            raise NotationError(f"{where} ({d.pbn()}) does not give seat {Seat(seat).name} the hand")
+            raise NotationError(f"{where} ({d.pbn()}) does not give seat {Seat(seat).name} the hand "
+                                f"{format_hand(hand)}")
         for s, cards in (known or {}).items():
             for card in cards:
                 if c[s, card] == 0:

@@ -320,7 +320,7 @@ def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
     f = tmp_path / "deals.txt"
     other = Deal.from_pbn(real_deals(5)[4])
     for lines, lineno, what in [([deals[0].pbn(), "# a comment", "N:AKQ.J9 nonsense"], 3, "line 3: "),
-                                ([deals[0].pbn(), "", deals[1].pbn(), other.pbn()], 4, "does not give seat E")]:
+                                ([deals[0].pbn(), "", deals[1].pbn(), other.pbn()], 4, f"does not give seat E the hand {hand}")]:
         f.write_text("\n".join(lines) + "\n")
         res = runner.invoke(app, ["bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f)])
         assert res.exit_code == 2, res.output

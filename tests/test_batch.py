@@ -271,14 +271,14 @@ def test_bad_lines_reported_good_lines_kept(tmp_path):
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--chunk-size", "8", "--no-summary")
     assert r.exit_code == 2
     for n in (5, 21, 31, 37):
-        assert f"line {n}:" in r.output
+        assert f"{src}: line {n}:" in r.output
     assert "repeats the id of line 36" in r.output
     assert "4 bad lines" in r.output
     assert _ids(out) == [("dup" if k == 36 else k) for k in range(1, 41) if k not in (5, 21, 31, 37)]
     # --strict: stops at the first bad line; every deal before it is written
     out2 = tmp_path / "strict.jsonl"
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out2), "--strict", "--chunk-size", "3", "--no-summary")
-    assert r.exit_code == 2 and "stopped at line 5" in r.output
+    assert r.exit_code == 2 and f"stopped at {src}: line 5" in r.output
     assert _ids(out2) == [1, 2, 3, 4]
 
 
