@@ -299,7 +299,7 @@ cdef inline int top_bit(uint32_t x) noexcept nogil:
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
     cdef uint32_t h = c.m1[p]
-    cdef uint32_t f, present, hs, pres, rng
+    cdef uint32_t f, present, hs, pres, rng, tmk
     cdef int n = 0, s, b, prev, i, j, q, partner_winning, ws, top_opp = -1, top_part = -1, ruff = 0
     cdef uint32_t opp, lf
     cdef int later
@@ -309,7 +309,7 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         f = h & SUITMASK[c.led_suit]
         if f:
             h = f
-    present = c.trick_mask
+    present = 0
     for i in range(4):
         if i != p:
             present |= c.m1[i]
@@ -332,6 +332,7 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         if hs == 0:
             continue
         pres = (present >> (8 * s)) & 0xFF
+        tmk = (c.trick_mask >> (8 * s)) & 0xFF
         if c.ntrick == 0:
             # lead: who holds the best card out among the others, and can an opponent ruff?
             opp = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) >> (8 * s) & 0xFF
@@ -347,10 +348,15 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         while hs:
             b = 31 - __builtin_clz(hs)
             hs ^= (<uint32_t>1) << b
-            # equivalent to the card above it in this hand when nothing out lies between them
+            # equivalent to the card above it in this hand when no other hand holds a card
+            # between them and no card of this trick lies between them -- or the one above
+            # loses this trick too (a card of the trick is gone after it)
             if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
-                prev = b
-                continue
+                if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
+                        (s == (c.win_bit >> 3) and 8 * s + prev > c.win_bit)
+                        or (s == c.trump and (c.win_bit >> 3) != c.trump)):
+                    prev = b
+                    continue
             prev = b
             mv = 8 * s + b
             # ordering score, best first
@@ -541,11 +547,44 @@ cdef inline int top_trumps(Ctx* c, int* holder) noexcept nogil:
     return k
 
 
+cdef inline void side_trumps(Ctx* c, int* sure) noexcept nogil:
+    """Tricks each side is sure of through trumps: sure[0] for NS, sure[1] for EW.
+
+    Every card of a hand is played by the end of the hand, one a trick, and a trump above
+    every trump of the other side wins the trick it is played to for its side (a higher trump
+    in it can only be partner's).  So a side takes at least as many tricks as either of its
+    hands holds such trumps (copies counted; a copy of the same card on the other side ties,
+    and a tie goes to whoever plays first, so only strictly higher trumps count).  With the
+    other side out of trumps, that is the longer trump holding of the side."""
+    cdef uint32_t tm
+    cdef int q, side, k, t
+    cdef int top[4]
+    cdef uint32_t mine
+    sure[0] = sure[1] = 0
+    if c.trump < 0:
+        return
+    tm = SUITMASK[c.trump]
+    for q in range(4):
+        top[q] = top_bit(c.m1[q] & tm)
+    for q in range(4):
+        if top[q] < 0:
+            continue
+        t = top[(q + 1) & 3] if top[(q + 1) & 3] > top[(q + 3) & 3] else top[(q + 3) & 3]
+        mine = c.m1[q] & tm
+        if t >= 0:
+            mine &= ~((((<uint32_t>1) << t) << 1) - 1)
+        k = popcount(mine) + popcount(c.m2[q] & mine)
+        side = q & 1
+        if k > sure[side]:
+            sure[side] = k
+
+
 cdef int search(Ctx* c, int need, int left) noexcept nogil:
     """Fail-soft null-window search: can North-South take at least `need` of the `left` tricks
     still to finish?  Returns v: when v >= need, NS can take at least v; when v < need, NS can
     take at most v."""
     cdef int moves[16]
+    cdef int sure[2]
     cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255, v, best
     cdef uint32_t bit
     cdef uint64_t h = 0, key[3]
@@ -575,6 +614,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 tops = 0
             elif (tt_holder & 1) == (c.to_move & 1):
                 tops = 0                # the leader's own: already in qt
+        side_trumps(c, sure)
+        if sure[c.to_move & 1] > qt:
+            qt = sure[c.to_move & 1]
+        if sure[(c.to_move & 1) ^ 1] > tops:
+            tops = sure[(c.to_move & 1) ^ 1]
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
         if (c.to_move & 1) == 0:
             if qt >= need:
