@@ -13,6 +13,7 @@ import os
 from typing import List, Optional
 
 import typer
+from rich import box
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
@@ -22,7 +23,7 @@ from rich.text import Text
 from solver import batch as B
 from solver.rules import get_deck, get_preset
 
-from .common import err, fail, guard, source_name
+from .common import counted, err, fail, guard, source_name
 
 
 class _RateColumn(ProgressColumn):
@@ -32,35 +33,46 @@ class _RateColumn(ProgressColumn):
 
 
 def summary_tables(s: B.Summary) -> list[Table]:
-    """The summary as rich tables: DD tricks per strain, make rates by bid level, par."""
+    """The summary as rich tables: DD tricks per strain, make rates by bid level, par.
+    Shares are percentages of the (deal, declarer) rows, whole percents when a hand has more
+    than 8 tricks: the tables fit 80 columns with every deck form."""
     obj = s.to_json()
     rows = max(1, obj["declarer_rows"])
     names = list(obj["strains"])
-    t1 = Table(title=f"DD tricks for the declaring side · {obj['deals']:,} deals × 4 declarers "
-                     f"· preset {obj['preset']}")
+    dec = 1 if s.tricks <= 8 else 0
+
+    def pct(v: float) -> str:
+        return f"{100 * v:.{dec}f}"
+
+    def table(title: str) -> Table:
+        return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+
+    t1 = table("DD tricks of the declaring side, % of rows")
+    t1.caption = f"{obj['deals']:,} deals × 4 declarers · preset {obj['preset']}"
     t1.add_column("strain", style="bold cyan")
     t1.add_column("mean", justify="right")
+    t1.add_column("top\nseat", justify="right")
     for k in range(s.tricks + 1):
         t1.add_column(f"{k}", justify="right")
     t1.add_column("best", justify="right", style="bold")
     for st in names:
         d = obj["strains"][st]
-        t1.add_row(st, f"{d['mean']:.2f}", *(f"{100 * v / rows:.1f}%" for v in d["distribution"].values()),
-                   f"{100 * d['best_share']:.1f}%")
+        t1.add_row(st, f"{d['mean']:.2f}", f"{d['top_seat_mean']:.2f}",
+                   *(pct(v / rows) for v in d["distribution"].values()), pct(d["best_share"]))
     b = obj["best_strain"]
-    t1.add_row("best", f"{b['mean']:.2f}", *(f"{100 * v / rows:.1f}%" for v in b["distribution"].values()), "",
+    t1.add_row("best", f"{b['mean']:.2f}", "", *(pct(v / rows) for v in b["distribution"].values()), "",
                style="dim")
-    t2 = Table(title="Make rates by bid level (DD tricks ≥ bid)")
+    t2 = table("Make rates, % of rows (DD tricks ≥ bid)")
     t2.add_column("bid", style="bold cyan", justify="right")
     for st in names:
         t2.add_column(st, justify="right")
     t2.add_column("best strain", justify="right", style="bold")
     for level, row in obj["make_rates"].items():
-        t2.add_row(level, *(f"{100 * row[st]:.1f}%" for st in names), f"{100 * row['best']:.1f}%")
+        t2.add_row(level, *(f"{100 * row[st]:.1f}" for st in names), f"{100 * row['best']:.1f}")
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
-        t3 = Table(title=f"Par contracts · {pc['deals']:,} deals")
+        t3 = table(f"Par contracts · {pc['deals']:,} deals")
         t3.add_column("par contract", style="bold cyan")
         t3.add_column("deals", justify="right")
         t3.add_column("share", justify="right")
@@ -138,6 +150,8 @@ def batch(
         in_name = "" if input is None or input == "-" else f"{source_name(input)}: "
 
         def bad_line(b: B.BadLine) -> None:
+            if strict:
+                return          # the run stops on it: the closing error names it once
             (progress.console if err.is_terminal else err).print(
                 f"[red]error:[/red] {escape(in_name + str(b))}", soft_wrap=True, highlight=False)
 
@@ -163,9 +177,10 @@ def batch(
             for t in summary_tables(summary):
                 err.print(t)
         where = f" → {output}" if output else ""
-        err.print(f"solved {report.solved:,} deals in {report.seconds:.1f} s ({report.rate:,.0f} deals/s, "
-                  f"{report.jobs} {report.executor} workers); {report.skipped:,} already done; "
-                  f"{report.bad_count:,} bad lines{where}", highlight=False, soft_wrap=True)
+        err.print(f"solved {counted(report.solved, 'deal')} in {report.seconds:.1f} s "
+                  f"({report.rate:,.0f} deals/s, {counted(report.jobs, report.executor + ' worker')}); "
+                  f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
+                  highlight=False, soft_wrap=True)
     if report.stopped is not None:
         raise fail(f"stopped at {in_name}line {report.stopped.lineno} (--strict): {report.stopped.message}")
     if report.bad_count:

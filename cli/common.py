@@ -12,7 +12,7 @@ import sys
 from typing import Iterable, Iterator
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -73,6 +73,12 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` with its noun in the singular or plural: ``counted(1, "deal")`` is ``"1 deal"``,
+    ``counted(10000, "deal")`` is ``"10,000 deals"``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def source_name(source: str) -> str:
     """How messages name an input: the file's path, or ``stdin`` for ``-``."""
     return "stdin" if source == "-" else source
@@ -118,8 +124,10 @@ def card_text(card: int) -> Text:
     return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
 
 
-def compass(hands: list, title: str = "", dealer: Seat | None = None, out_seat: Seat | None = None) -> Table:
-    """The four hands drawn as a compass (N top, W left, E right, S bottom)."""
+def compass(hands: list, title: str = "", dealer: Seat | None = None,
+            out_seat: Seat | None = None) -> "Table | Group":
+    """The four hands drawn as a compass (N top, W left, E right, S bottom), under ``title``
+    (the deal line) on a line of its own: a deal line is wider than the drawing."""
     def label(seat: Seat) -> Text:
         t = Text(seat.name, style="bold cyan")
         if dealer == seat:
@@ -129,13 +137,12 @@ def compass(hands: list, title: str = "", dealer: Seat | None = None, out_seat: 
         return t + Text("\n") + hand_text(hands[seat])
 
     g = Table.grid(padding=(0, 3))
-    g.title = title or None
     for _ in range(3):
         g.add_column()
     g.add_row("", label(Seat.N), "")
     g.add_row(label(Seat.W), "", label(Seat.E))
     g.add_row("", label(Seat.S), "")
-    return g
+    return Group(Text(title, style="italic", overflow="fold"), g) if title else g
 
 
 def deal_hands(deal: Deal) -> list:

@@ -115,10 +115,9 @@ def show_lone_table(lt: LoneTable, preset) -> None:
     for j, bid in enumerate(lone_bids(preset)):
         order = exchange_order(preset, bid)
         words = _EXCHANGE_WORDS[order].format(k=bid.give)
-        tab = Table(title=f"Lone {bid.name} · {words} · first lead: {lead}", box=box.SIMPLE_HEAD,
-                    padding=(0, 1, 0, 0), pad_edge=False, collapse_padding=True,
-                    caption="lone tricks with the best exchange: + given, − discarded, keep = as dealt; ✓ every trick"
-                    if order != "none" else "lone tricks; ✓ every trick")
+        # the long heading and key go on lines of their own: a narrow table would wrap them
+        out.print(f"[bold]Lone {bid.name}[/bold] · {words} · first lead: {lead}", highlight=False)
+        tab = Table(box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, collapse_padding=True)
         tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
         for st in lt.strains:
             # one-card exchanges fit 80 columns on one line; wider ones wrap rather than clip
@@ -126,6 +125,8 @@ def show_lone_table(lt: LoneTable, preset) -> None:
         for seat in lt.seats:
             tab.add_row(seat.name, *(_exchange_text(lt.results[seat][st][j], order) for st in lt.strains))
         out.print(tab)
+        out.print("lone tricks with the best exchange: + given, − discarded, keep = as dealt; ✓ every trick"
+                  if order != "none" else "lone tricks; ✓ every trick", style="dim", highlight=False)
 
 
 def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:

@@ -403,8 +403,11 @@ class Summary:
     Over every (deal, declarer seat) pair: per strain the distribution of the declaring side's
     DD tricks (``hist[strain, tricks]``), the share of pairs where the strain is the best one
     for the declaring side (ties split equally), the distribution of the best strain's tricks;
-    make rates by bid level follow (a bid of *b* makes when the DD tricks are ≥ *b*).  With par
-    results, the par contracts by frequency.
+    make rates by bid level follow (a bid of *b* makes when the DD tricks are ≥ *b*).  Per deal
+    and strain also the tricks of the best declarer seat (``top_seat_mean``): in ``standard`` the
+    first lead does not depend on the declarer, so the two sides' rows always add up to the
+    tricks of a hand and the mean over all four rows is half of them; the best seat's mean says
+    how much the stronger side takes.  With par results, the par contracts by frequency.
     """
 
     def __init__(self, preset: Preset, deck: DeckForm | None = None):
@@ -416,6 +419,7 @@ class Summary:
         self.hist = np.zeros((len(self.strains), self.tricks + 1), dtype=np.int64)
         self.best_share = np.zeros(len(self.strains), dtype=np.float64)
         self.best_hist = np.zeros(self.tricks + 1, dtype=np.int64)
+        self.top_seat = np.zeros(len(self.strains), dtype=np.int64)
         self.par = Counter()
         self.par_contract = Counter()
         self.par_deals = 0
@@ -434,6 +438,7 @@ class Summary:
         is_best = t == best[:, None]
         self.best_share += (is_best / is_best.sum(axis=1, keepdims=True)).sum(axis=0)
         self.best_hist += np.bincount(best, minlength=self.tricks + 1)[: self.tricks + 1]
+        self.top_seat += t.reshape(-1, 4, len(self.strains)).max(axis=1).sum(axis=0)
         if par is not None:
             for p in par:
                 full, short = _par_label(p, self._lone_names)
@@ -443,7 +448,7 @@ class Summary:
 
     def to_json(self) -> dict:
         """The same numbers as the rich tables: ``{"deals", "strains": {S: {"mean",
-        "distribution", "best_share"}}, "best_strain": {"mean", "distribution"},
+        "top_seat_mean", "distribution", "best_share"}}, "best_strain": {"mean", "distribution"},
         "make_rates": {level: {S: rate, ..., "best": rate}}, "par_contracts": {"deals",
         "frequency": {"4 NT by W": n, ...}, "by_contract": {"4 NT": n, ...}}}`` (par only
         when par results were added).
@@ -454,6 +459,7 @@ class Summary:
             h = self.hist[j]
             strains[st.name] = {
                 "mean": round(float((h * np.arange(len(h))).sum() / rows), 4),
+                "top_seat_mean": round(float(self.top_seat[j] / max(1, self.deals)), 4),
                 "distribution": {str(k): int(v) for k, v in enumerate(h)},
                 "best_share": round(float(self.best_share[j] / rows), 4)}
         make = {}

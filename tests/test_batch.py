@@ -279,7 +279,14 @@ def test_bad_lines_reported_good_lines_kept(tmp_path):
     out2 = tmp_path / "strict.jsonl"
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out2), "--strict", "--chunk-size", "3", "--no-summary")
     assert r.exit_code == 2 and f"stopped at {src}: line 5" in r.output
+    assert r.output.count("oops") == 1          # the bad line is named once, as the reason
     assert _ids(out2) == [1, 2, 3, 4]
+
+
+def test_closing_line_counts_in_words(tmp_path):
+    r = run_cli("--generate", "1", "--seed", "3", "-j", "1", "-o", str(tmp_path / "o.jsonl"), "--no-summary")
+    assert r.exit_code == 0, r.output
+    assert "solved 1 deal in" in r.output and "1 thread worker)" in r.output and "0 bad lines" in r.output
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "npz"])
@@ -336,6 +343,7 @@ def test_summary_numbers(tmp_path):
     for j, st in enumerate(["S", "H", "D", "C", "NT", "NTL"]):
         col = [r[j] for r in rows]
         assert s["strains"][st]["mean"] == round(sum(col) / 200, 4)
+        assert s["strains"][st]["top_seat_mean"] == round(sum(max(col[i:i + 4]) for i in range(0, 200, 4)) / 50, 4)
         assert s["strains"][st]["distribution"] == {str(k): col.count(k) for k in range(7)}
         share = sum(1 / r.count(max(r)) for r in rows if r[j] == max(r))
         assert s["strains"][st]["best_share"] == round(share / 200, 4)
@@ -343,6 +351,24 @@ def test_summary_numbers(tmp_path):
             assert s["make_rates"][str(b)][st] == round(sum(v >= b for v in col) / 200, 4)
     assert abs(sum(v["best_share"] for v in s["strains"].values()) - 1) < 1e-3
     assert s["make_rates"]["6"]["best"] == round(sum(max(r) >= 6 for r in rows) / 200, 4)
+
+
+@pytest.mark.parametrize("preset", ["standard", "racehorse", "pepper", "double32", "double48"])
+def test_summary_tables_fit_80_columns(preset):
+    """Every cell of the summary shows whole at 80 columns (double48 has 13 trick columns)."""
+    import io
+    from rich.console import Console
+    from cli.batch_cmd import summary_tables
+    p = get_preset(preset)
+    s = B.Summary(p)
+    rng = np.random.default_rng(5)
+    s.add(rng.integers(0, p.deck.hand + 1, size=(40, 4, len(p.strains))))
+    con = Console(width=80, file=io.StringIO(), record=True)
+    for t in summary_tables(s):
+        con.print(t)
+    text = con.export_text()
+    assert "…" not in text and max(map(len, text.splitlines())) <= 80
+    assert f"{s.to_json()['strains'][p.strains[0].name]['top_seat_mean']:.2f}" in text
 
 
 # ---------------------------------------------------------------------------------------------
