@@ -518,51 +518,25 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     return total
 
 
-cdef inline int top_trumps(Ctx* c, int* holder) noexcept nogil:
-    """Trumps of the holder of the highest trump that are above every trump held elsewhere.
-
-    Each of them wins a trick whenever it is played (it is the highest trump, and the holder
-    plays one card a trick), so they are sure tricks for the holder's side.  In a double deck a
-    copy held elsewhere ties, and a tie goes to whoever plays first: such a card is not sure.
-    """
-    cdef int q, h = -1, k
-    cdef uint32_t tm, others = 0, mine
-    if c.trump < 0:
-        return 0
-    tm = SUITMASK[c.trump]
-    for q in range(4):
-        if c.m1[q] & tm:
-            if h < 0 or top_bit(c.m1[q] & tm) > top_bit(c.m1[h] & tm):
-                h = q
-    if h < 0:
-        return 0
-    for q in range(4):
-        if q != h:
-            others |= c.m1[q] & tm
-    mine = c.m1[h] & tm
-    if others:
-        mine &= ~((((<uint32_t>1) << top_bit(others)) << 1) - 1)
-    k = popcount(mine) + popcount(c.m2[h] & mine)
-    holder[0] = h
-    return k
-
-
-cdef inline void side_trumps(Ctx* c, int* sure) noexcept nogil:
-    """Tricks each side is sure of through trumps: sure[0] for NS, sure[1] for EW.
+cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
+    """Sure tricks through trumps.  Sets sure[0] (NS) and sure[1] (EW) and returns the trumps
+    of the leader's partner above every other seat's trumps.
 
     Every card of a hand is played by the end of the hand, one a trick, and a trump above
     every trump of the other side wins the trick it is played to for its side (a higher trump
     in it can only be partner's).  So a side takes at least as many tricks as either of its
     hands holds such trumps (copies counted; a copy of the same card on the other side ties,
     and a tie goes to whoever plays first, so only strictly higher trumps count).  With the
-    other side out of trumps, that is the longer trump holding of the side."""
-    cdef uint32_t tm
-    cdef int q, side, k, t
+    other side out of trumps, that is the longer trump holding of the side.
+
+    Partner's trumps above every other trump, the leader's included, win whenever played and
+    never fall under the leader's cashing: they add to the leader's quick tricks."""
+    cdef uint32_t tm, mine
+    cdef int q, k, t, pp, part = 0
     cdef int top[4]
-    cdef uint32_t mine
     sure[0] = sure[1] = 0
     if c.trump < 0:
-        return
+        return 0
     tm = SUITMASK[c.trump]
     for q in range(4):
         top[q] = top_bit(c.m1[q] & tm)
@@ -574,9 +548,21 @@ cdef inline void side_trumps(Ctx* c, int* sure) noexcept nogil:
         if t >= 0:
             mine &= ~((((<uint32_t>1) << t) << 1) - 1)
         k = popcount(mine) + popcount(c.m2[q] & mine)
-        side = q & 1
-        if k > sure[side]:
-            sure[side] = k
+        if k > sure[q & 1]:
+            sure[q & 1] = k
+    pp = (c.to_move + 2) & 3
+    if top[pp] >= 0:
+        t = top[c.to_move]
+        if top[(pp + 1) & 3] > t:
+            t = top[(pp + 1) & 3]
+        if top[(pp + 3) & 3] > t:
+            t = top[(pp + 3) & 3]
+        if top[pp] > t:
+            mine = c.m1[pp] & tm
+            if t >= 0:
+                mine &= ~((((<uint32_t>1) << t) << 1) - 1)
+            part = popcount(mine) + popcount(c.m2[pp] & mine)
+    return part
 
 
 cdef int search(Ctx* c, int need, int left) noexcept nogil:
@@ -585,7 +571,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     take at most v."""
     cdef int moves[16]
     cdef int sure[2]
-    cdef int n, i, e, p, won, qt, tops, tt_holder, hint = -1, cut = 255, v, best
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best
     cdef uint32_t bit
     cdef uint64_t h = 0, key[3]
     cdef Entry* ent
@@ -605,20 +591,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         make_key(c, key)
         h = hash_key(key)
         __builtin_prefetch(&c.tt[h & c.tt_mask])     # its bucket loads while we bound
-        qt = quick_tricks(c)
-        tt_holder = -1
-        tops = top_trumps(c, &tt_holder)
-        if tops > 0:
-            if tt_holder == ((c.to_move + 2) & 3):
-                qt += tops              # partner's sure trumps come on top of the leader's cashing
-                tops = 0
-            elif (tt_holder & 1) == (c.to_move & 1):
-                tops = 0                # the leader's own: already in qt
-        side_trumps(c, sure)
+        # partner's top trumps come on top of the leader's cashing; each side's sure trumps
+        qt = quick_tricks(c) + trump_bounds(c, sure)
         if sure[c.to_move & 1] > qt:
             qt = sure[c.to_move & 1]
-        if sure[(c.to_move & 1) ^ 1] > tops:
-            tops = sure[(c.to_move & 1) ^ 1]
+        tops = sure[(c.to_move & 1) ^ 1]
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
         if (c.to_move & 1) == 0:
             if qt >= need:
