@@ -34,15 +34,16 @@ class _RateColumn(ProgressColumn):
 
 def summary_tables(s: B.Summary) -> list[Table]:
     """The summary as rich tables: DD tricks per strain, make rates by bid level, par.
-    Shares are percentages of the (deal, declarer) rows, whole percents when a hand has more
-    than 8 tricks: the tables fit 80 columns with every deck form."""
+    Shares are percentages of the (deal, declarer) rows, without the sign; in the tricks table
+    whole percents when a hand has more than 8 tricks (``<1`` for a share under one half), so
+    every table fits 80 columns with every deck form."""
     obj = s.to_json()
     rows = max(1, obj["declarer_rows"])
     names = list(obj["strains"])
     dec = 1 if s.tricks <= 8 else 0
 
     def pct(v: float) -> str:
-        return f"{100 * v:.{dec}f}"
+        return "<1" if dec == 0 and 0 < v < 0.005 else f"{100 * v:.{dec}f}"
 
     def table(title: str) -> Table:
         return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
@@ -72,12 +73,12 @@ def summary_tables(s: B.Summary) -> list[Table]:
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
-        t3 = table(f"Par contracts · {pc['deals']:,} deals")
+        t3 = table(f"Par contracts · {pc['deals']:,} deals · % of deals")
         t3.add_column("par contract", style="bold cyan")
         t3.add_column("deals", justify="right")
         t3.add_column("share", justify="right")
         for label, n in list(pc["by_contract"].items())[:20]:
-            t3.add_row(label, f"{n:,}", f"{100 * n / max(1, pc['deals']):.1f}%")
+            t3.add_row(label, f"{n:,}", f"{100 * n / max(1, pc['deals']):.1f}")
         tables.append(t3)
     return tables
 

@@ -115,7 +115,9 @@ def show_lone_table(lt: LoneTable, preset) -> None:
     for j, bid in enumerate(lone_bids(preset)):
         order = exchange_order(preset, bid)
         words = _EXCHANGE_WORDS[order].format(k=bid.give)
-        # the long heading and key go on lines of their own: a narrow table would wrap them
+        # the long heading and key go on lines of their own (wrapped at word boundaries): a
+        # narrow table would fold them into its own width
+        out.print()
         out.print(f"[bold]Lone {bid.name}[/bold] · {words} · first lead: {lead}", highlight=False)
         tab = Table(box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, collapse_padding=True)
         tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
