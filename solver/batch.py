@@ -551,6 +551,7 @@ class Writer:
         self.alone, self.par = alone, par
         self.summary = summary
         self.done: set[str] = set()
+        self.done_deals: dict[str, object] = {}     # id -> deal_key() of the deal written for it
         self.written = 0
         if self.path is None:
             if resume:
@@ -579,11 +580,27 @@ class Writer:
             raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with preset {preset} "
                              f"and deck {deck}, not {self.preset.name} and {self.deck.name}")
 
-    def _seen(self, rid, table: np.ndarray | None, par) -> None:
+    def deal_key(self, deal: Deal):
+        """What this output stores of a deal, to tell on resume whether an id already written
+        holds the same deal as the input's (the canonical deal text)."""
+        return deal.pbn()
+
+    def check_done(self, rec: "Record") -> None:
+        """Raise BatchError if ``rec``'s id is in the output with another deal: the output was
+        started from another input (or another ``--seed``), and resuming would mix the two."""
+        key = str(rec.id)
+        have = self.done_deals.get(key)
+        if have is not None and have != self.deal_key(rec.deal):
+            raise BatchError(f"cannot resume {str(self.path)!r}: it holds id {key!r} with another deal "
+                             f"than this input's (was it started from another input or --seed?)")
+
+    def _seen(self, rid, table: np.ndarray | None, par, deal=None) -> None:
         key = str(rid)
         if key in self.done:
             raise BatchError(f"output {str(self.path)!r} holds id {key!r} twice; cannot resume it")
         self.done.add(key)
+        if deal is not None:
+            self.done_deals[key] = deal
         if self.summary is not None and table is not None:
             self.summary.add(table[None], None if par is None else [par])
 
@@ -632,7 +649,7 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"))
+                self._seen(rid, table, obj.get("par"), obj.get("deal"))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -700,7 +717,7 @@ class CsvWriter(_TextWriter):
                     par = json.loads(row[par_col]) if par_col is not None else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par)
+                self._seen(row[0], table, par, row[1])
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         rows = []
@@ -727,9 +744,10 @@ class NpzWriter(Writer):
     Durability: each chunk is written as its own part file ``OUTPUT.parts/part-RRRR-CCCCCC.npz``
     (``RRRR`` the run, ``CCCCCC`` the chunk) through a temporary file, fsync and an atomic
     rename, so a killed run leaves only whole parts.  ``close()`` assembles every part, in
-    input order, into ``OUTPUT`` (again atomically) and removes the parts.  Resuming moves a
-    finished ``OUTPUT`` into the parts directory first, so nothing is ever deleted before it is
-    written again.
+    input order, into ``OUTPUT`` (again atomically) and removes the parts.  Resuming reads a
+    finished ``OUTPUT`` where it is and moves it into the parts directory only when the run
+    writes its first part (or assembles), so nothing is ever deleted before it is written
+    again, and a resume refused before any work leaves ``OUTPUT`` as it was.
     """
 
     fmt = "npz"
@@ -738,6 +756,7 @@ class NpzWriter(Writer):
         if path in (None, "-"):
             raise BatchError("--format npz needs --output FILE")
         self.parts = Path(str(path) + ".parts")
+        self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
         super().__init__(path, *args, **kw)
         self.parts.mkdir(parents=True, exist_ok=True)
         runs = [int(m.group(1)) for p in self.parts.glob("part-*.npz")
@@ -754,21 +773,35 @@ class NpzWriter(Writer):
             shutil.rmtree(self.parts)
 
     def _resume(self) -> None:
+        sources = []
         if self.path.exists():
-            self.parts.mkdir(parents=True, exist_ok=True)
-            os.replace(self.path, self.parts / "part-0000-000000.npz")
-        if not self.parts.exists():
-            return
-        for tmp in self.parts.glob("*.tmp"):
-            tmp.unlink()
-        for part in sorted(self.parts.glob("part-*.npz")):
+            self._finished_output = True
+            sources.append(self.path)
+        if self.parts.exists():
+            for tmp in self.parts.glob("*.tmp"):
+                tmp.unlink()
+            sources += sorted(self.parts.glob("part-*.npz"))
+        for part in sources:
             with np.load(part) as z:
                 self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
                 par = z["par"] if "par" in z.files else None
                 for k, rid in enumerate(z["ids"]):
-                    self._seen(str(rid), z["tables"][k], None if par is None else json.loads(par[k]))
+                    self._seen(str(rid), z["tables"][k], None if par is None else json.loads(par[k]),
+                               tuple(z["deals"][k].tolist()))
+
+    def deal_key(self, deal: Deal):
+        """The deal's row of the ``deals`` array (card ids hand by hand, -1 padded)."""
+        flat = [int(c) for h in deal.hands for c in h]
+        return tuple(flat + [-1] * (self.deck.cards - len(flat)))
+
+    def _keep_finished_output(self) -> None:
+        """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""
+        if self._finished_output:
+            os.replace(self.path, self.parts / "part-0000-000000.npz")
+            self._finished_output = False
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        self._keep_finished_output()
         arrays = dict(ids=np.array([str(i) for i in chunk.ids]), seq=chunk.seqs, deals=chunk.cards,
                       dealer=chunk.dealers, tables=result.tables,
                       strains=np.array([st.name for st in self.strains]),
@@ -784,7 +817,10 @@ class NpzWriter(Writer):
 
     def close(self, complete: bool = True) -> None:
         if not complete:
+            if self.parts.exists() and not any(self.parts.iterdir()):
+                self.parts.rmdir()          # nothing written: no empty directory left behind
             return
+        self._keep_finished_output()
         parts = sorted(self.parts.glob("part-*.npz"))
         keys = ("ids", "seq", "deals", "dealer", "tables", "alone", "par", "extra")
         cols: dict[str, list] = {k: [] for k in keys}
@@ -1014,6 +1050,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
                     break
                 continue
             if done and str(rec.id) in done:
+                writer.check_done(rec)
                 report.skipped += 1
                 continue
             buf.append(rec)

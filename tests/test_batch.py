@@ -240,6 +240,10 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
     # resuming with other rules is refused: the results would mix two presets
     r = run_cli(str(src), "-p", "standard", "-o", str(out), "--resume", "--no-summary")
     assert r.exit_code == 2 and "preset racehorse" in r.output
+    # resuming from another input is refused: the same ids would name other deals
+    other = write_lines(tmp_path / "other.txt", real_deals(180)[90:])
+    r = run_cli(str(other), "-p", "racehorse", "-o", str(out), "--resume", "--no-summary")
+    assert r.exit_code == 2 and "id '1' with another deal" in r.output, r.output
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--resume", "--chunk-size", "10",
                 "--summary-json", str(tmp_path / "s.json"), "--no-summary")
     assert r.exit_code == 0, r.output
@@ -257,6 +261,20 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
             assert (z["seq"] == np.arange(90)).all()
         assert not Path(str(out) + ".parts").exists()
     assert sorted(ids) == list(range(1, 91))
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "npz"])
+def test_resume_with_another_seed_is_refused(tmp_path, fmt):
+    out = tmp_path / f"g.{fmt}"
+    r = run_cli("--generate", "6", "--seed", "7", "-o", str(out), "--no-summary")
+    assert r.exit_code == 0, r.output
+    before = out.read_bytes()
+    r = run_cli("--generate", "9", "--seed", "8", "-o", str(out), "--resume", "--no-summary")
+    assert r.exit_code == 2 and "another deal" in r.output and "--seed" in r.output
+    assert out.read_bytes() == before and not Path(str(out) + ".parts").exists()   # left as it was
+    r = run_cli("--generate", "9", "--seed", "7", "-o", str(out), "--resume", "--no-summary")
+    assert r.exit_code == 0 and "6 already done" in r.output, r.output
+    assert len(before) > 0
 
 
 def test_bad_lines_reported_good_lines_kept(tmp_path):
