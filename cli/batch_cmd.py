@@ -21,15 +21,22 @@ from rich.markup import escape
 from rich.text import Text
 
 from solver import batch as B
+from solver.notation import counted
 from solver.rules import get_deck, get_preset
 
-from .common import counted, err, fail, guard, source_name
+from .common import err, fail, guard, source_name
 
 
 class _RateColumn(ProgressColumn):
     def render(self, task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f} deals/s", style="cyan")
+        return Text("" if speed is None else f"{rate_text(speed)} deals/s", style="cyan")
+
+
+def rate_text(per_second: float) -> str:
+    """A rate for display: whole numbers from 10 up, two significant digits below (a double48
+    run solves well under one deal a second)."""
+    return f"{per_second:,.0f}" if per_second >= 10 else f"{per_second:.2g}"
 
 
 def summary_tables(s: B.Summary) -> list[Table]:
@@ -49,7 +56,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
         return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
 
     t1 = table("DD tricks of the declaring side, % of rows")
-    t1.caption = f"{obj['deals']:,} deals × 4 declarers · preset {obj['preset']}"
+    t1.caption = f"{counted(obj['deals'], 'deal')} × 4 declarers · preset {obj['preset']}"
     t1.add_column("strain", style="bold cyan")
     t1.add_column("mean", justify="right")
     t1.add_column("top\nseat", justify="right")
@@ -158,12 +165,18 @@ def batch(
 
         with progress:
             task = progress.add_task("batch", total=total)
-            report = B.run_batch(records, writer, alone=alone, par=par, jobs=jobs,
-                                 chunk_size=chunk_size,
-                                 executor="dask" if address else executor, dask=address,
-                                 strict=strict, summary=summary,
-                                 on_progress=lambda n: progress.advance(task, n),
-                                 on_bad_line=bad_line)
+            try:
+                report = B.run_batch(records, writer, alone=alone, par=par, jobs=jobs,
+                                     chunk_size=chunk_size,
+                                     executor="dask" if address else executor, dask=address,
+                                     strict=strict, summary=summary,
+                                     on_progress=lambda n: progress.advance(task, n),
+                                     on_bad_line=bad_line)
+            except KeyboardInterrupt:
+                if output is None:
+                    raise
+                raise fail(f"interrupted: {counted(writer.written, 'deal')} written to {output} this run; "
+                           f"rerun the same command with --resume to finish", 130) from None
         obj = summary.to_json()
         if seed is not None:
             obj["seed"] = seed
@@ -179,7 +192,7 @@ def batch(
                 err.print(t)
         where = f" → {output}" if output else ""
         err.print(f"solved {counted(report.solved, 'deal')} in {report.seconds:.1f} s "
-                  f"({report.rate:,.0f} deals/s, {counted(report.jobs, report.executor + ' worker')}); "
+                  f"({rate_text(report.rate)} deals/s, {counted(report.jobs, report.executor + ' worker')}); "
                   f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
                   highlight=False, soft_wrap=True)
     if report.stopped is not None:

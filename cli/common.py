@@ -73,12 +73,6 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
-def counted(n: int, noun: str) -> str:
-    """``n`` with its noun in the singular or plural: ``counted(1, "deal")`` is ``"1 deal"``,
-    ``counted(10000, "deal")`` is ``"10,000 deals"``."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
-
-
 def source_name(source: str) -> str:
     """How messages name an input: the file's path, or ``stdin`` for ``-``."""
     return "stdin" if source == "-" else source

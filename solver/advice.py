@@ -69,7 +69,7 @@ import numpy as np
 from . import _search
 from .auction import Auction, Bid, format_action, ladder, legal_actions
 from .lone import _bid_values, _searcher, exchange_order, lone_bids, lone_leader, lone_results
-from .notation import Deal, format_hand, parse_card, parse_hand
+from .notation import Deal, counted, format_hand, parse_card, parse_hand
 from .rules import (
     Card, NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
     parse_seat, rank_order,
@@ -206,14 +206,14 @@ def _check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
     left = _deck_counts(preset)
     n = preset.tricks
     if len(hand) != n:
-        raise NotationError(f"the hand holds {len(hand)} cards; {preset.deck.name} deals {n}")
+        raise NotationError(f"the hand holds {counted(len(hand), 'card')}; {preset.deck.name} deals {n}")
     for c in hand:
         if left[c] == 0:
             raise NotationError(f"card {str(c)} is not in the {preset.deck.name} deck or is held too often")
         left[c] -= 1
     for s, cards in known.items():
         if len(cards) > n:
-            raise NotationError(f"--known {s.name}: {len(cards)} cards, more than a hand of {n}")
+            raise NotationError(f"--known {s.name}: {counted(len(cards), 'card')}, more than a hand of {n}")
         for c in cards:
             if left[c] == 0:
                 raise NotationError(f"--known {s.name}: card {str(c)} is already placed (or not in the deck)")

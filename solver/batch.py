@@ -46,7 +46,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from . import _search
-from .notation import Deal, parse_hand
+from .notation import Deal, counted, parse_hand
 from .rules import (
     BidEuchreError, DeckForm, NotationError, Preset, Seat, get_deck, get_preset,
     parse_seat,
@@ -205,7 +205,7 @@ def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, 
             raise NotationError(f"--hand {spec!r}: seat {seat.name} is fixed twice")
         cards = parse_hand(hand_text, where=f"hand {seat.name}")
         if len(cards) != deck.hand:
-            raise NotationError(f"--hand {spec!r} holds {len(cards)} cards; {deck.name} deals {deck.hand}")
+            raise NotationError(f"--hand {spec!r} holds {counted(len(cards), 'card')}; {deck.name} deals {deck.hand}")
         for c in cards:
             if c not in allowed:
                 raise NotationError(f"--hand {spec!r}: card {c} is not in the {deck.name} deck")

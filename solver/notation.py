@@ -30,6 +30,12 @@ _RANK_CHARS = {"9": 0, "T": 1, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
 _CARD_RE = re.compile(r"^(?:(?P<s1>[SHDC♠♥♦♣♤♡♢♧])(?P<r1>10|[2-9TJQKA])|(?P<r2>10|[2-9TJQKA])(?P<s2>[SHDC♠♥♦♣♤♡♢♧]))$")
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` with its noun in the singular or plural, for messages: ``counted(1, "card")`` is
+    ``"1 card"``, ``counted(10000, "deal")`` is ``"10,000 deals"``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def parse_card(text: str) -> Card:
     """Read one card token (``SA``, ``AS``, ``10H``, ``hT``, ``A♠``).
 
@@ -153,7 +159,7 @@ class Deal:
         sizes = [len(h) for h in self.hands]
         for seat, n in zip(Seat, sizes):
             if n > deck.hand:
-                raise NotationError(f"hand {seat.name} holds {n} cards; {deck.name} deals {deck.hand}")
+                raise NotationError(f"hand {seat.name} holds {counted(n, 'card')}; {deck.name} deals {deck.hand}")
         if len(set(sizes)) != 1:
             desc = ", ".join(f"{s.name} {n}" for s, n in zip(Seat, sizes))
             raise NotationError(f"hands must hold the same number of cards ({desc}; {deck.name} deals {deck.hand})")

@@ -202,7 +202,7 @@ def test_killed_run_resumes_to_the_full_set(tmp_path, sig):
     if sig == signal.SIGKILL:
         assert proc.returncode == -signal.SIGKILL
     else:
-        assert proc.returncode == 130 and "interrupted" in stderr
+        assert proc.returncode == 130 and "interrupted" in stderr and "--resume" in stderr, stderr
     partial = _ids(out)
     assert 100 <= len(partial) < n and partial == list(range(1, len(partial) + 1))
     if sig == signal.SIGKILL:
