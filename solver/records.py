@@ -224,14 +224,23 @@ def _make_deal(hands, deck: DeckForm, dealer: Seat | None, first: Seat, where: s
         raise NotationError(f"{where}: {exc}") from None
 
 
-def _check_play(rec: HandRecord, where: str) -> None:
-    """With every hand known, the play must be legal (errors name the record's line)."""
+def _check_play(rec: HandRecord, where: str, lines: list[str] | None = None) -> None:
+    """With every hand known, the play must be legal.  An error names ``lines[i]`` (the file
+    and line of the i-th card) when given, else the record's line."""
     if rec.deal is None or not rec.play:
         return
-    try:
-        rec.position()
-    except IllegalPlayError as exc:
-        raise IllegalPlayError(f"{where}: {exc}") from None
+    if lines is None:
+        try:
+            rec.position()
+        except IllegalPlayError as exc:
+            raise IllegalPlayError(f"{where}: {exc}") from None
+        return
+    pos = Position(rec.deal, rec.strain, rec.leader, [], rec.lone)
+    for card, at in zip(rec.play, lines):
+        try:
+            pos.play(card)
+        except IllegalPlayError as exc:
+            raise IllegalPlayError(f"{at}: {exc}") from None
 
 
 def _seat_tag(b: _Block, name: str, where: str) -> Seat | None:
@@ -286,11 +295,14 @@ def _ours(b: _Block, source: str) -> HandRecord:
         except NotationError as exc:
             raise NotationError(f"{at('Strain')}: {exc}") from None
     bid = b.tags["Bid"][0].strip() or None if "Bid" in b.tags else None
+    if bid is not None and bid.isdigit() and not 1 <= int(bid) <= deck.hand:
+        raise NotationError(f"{at('Bid')}: a bid of {bid} tricks; a {deck.name} hand has {deck.hand}")
     auction: list[str] = []
     for _, text in b.sections.get("Auction", []):
         auction.extend(text.split())
     leader = _seat_tag(b, "Play", at("Play"))
     play: list[Card] = []
+    play_at: list[str] = []          # the file and line of each card, for errors
     lone = _seat_tag(b, "Lone", at("Lone"))
     size = 3 if lone is not None else 4
     for line, text in b.sections.get("Play", []):
@@ -302,6 +314,7 @@ def _ours(b: _Block, source: str) -> HandRecord:
                 play.append(parse_card(t))
             except NotationError as exc:
                 raise NotationError(f"{source}:{line}: {exc}") from None
+            play_at.append(f"{source}:{line}")
     if play and leader is None:
         raise NotationError(f"{at('Play')}: the [Play] tag must name the first leader")
     rec = HandRecord(deal, hands, deck, preset, dealer, _seat_tag(b, "Declarer", at("Declarer")),
@@ -309,7 +322,7 @@ def _ours(b: _Block, source: str) -> HandRecord:
                      b.tags.get("Event", ("", 0))[0], where, leader, first, {})
     if play and strain is None:
         raise NotationError(f"{where}: a record with play needs a [Strain]")
-    _check_play(rec, where)
+    _check_play(rec, where, play_at)
     return rec
 
 

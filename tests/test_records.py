@@ -246,7 +246,10 @@ D9 C9 DK DA
         ('"C"', '"Z"', NotationError, r"f\.txt:4: unknown strain 'Z'"),
         ("single24", "single99", NotationError, r"f\.txt:2: unknown deck form"),
         ("K.T.J9.AK", "A.T.J9.AK", NotationError, r"f\.txt:3: card SA held 2 times"),
-        ("D9 C9 DK DA", "D9 DA", IllegalPlayError, r"f\.txt:1: trick 1: S cannot play DA"),
+        ('[Strain "C"]', '[Strain "C"]\n[Bid "9"]', NotationError, r"f\.txt:5: a bid of 9 tricks; a single24 hand has 6"),
+        ("D9 C9 DK DA", "D9 DA", IllegalPlayError, r"f\.txt:6: trick 1: S cannot play DA"),
+        # the error names the line of the card, not of the record
+        ("D9 C9 DK DA", "D9 C9 DK DA\nSA", IllegalPlayError, r"f\.txt:7: trick 2: [NESW] cannot play SA"),
     ])
     with pytest.raises(NotationError, match=r"f\.txt:1: record has no \[Deal\] tag"):
         parse_records('[Event "x"]\n[Strain "C"]\n', "f.txt")
