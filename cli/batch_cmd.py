@@ -145,6 +145,8 @@ def batch(
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
+            if total == 0:
+                raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
         summary = B.Summary(p, d)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
                                overwrite=overwrite, summary=summary)

@@ -3,12 +3,12 @@ or the value of one position (``--strain``; a lone position with ``--lone``)."""
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import typer
-from rich.table import Table
-
 from rich import box
+from rich.table import Table
 from rich.text import Text
 
 from solver.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
@@ -16,10 +16,13 @@ from solver.notation import Deal, Position, parse_cards
 from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
-from .common import card_text, clip, compass, deal_hands, err, escape, guard, out, print_json, read_lines
+from .common import BadInput, card_text, clip, compass, deal_hands, err, escape, guard, out, print_json, read_lines
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
+    if ":" not in text and os.path.isfile(text):
+        raise BadInput(f"{text!r} is a file, not a deal: read its deals, one a line, with "
+                       f"'bideuchre solve - < {text}' (or 'bideuchre batch {text}')")
     return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
 
 

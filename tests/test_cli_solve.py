@@ -80,6 +80,20 @@ def test_bad_input_is_one_line_exit_2():
         assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_a_file_of_deals_or_an_empty_one(tmp_path):
+    """A file given where a deal goes says how to read it; a file with no deals is refused
+    before any output is made."""
+    f = tmp_path / "deals.txt"
+    f.write_text(DEAL + "\n")
+    r = run("solve", str(f))
+    assert r.exit_code == 2 and "is a file, not a deal" in r.stderr and "solve - <" in r.stderr
+    e = tmp_path / "empty.txt"
+    e.write_text("# nothing\n\n")
+    r = run("batch", str(e), "-o", str(tmp_path / "out.jsonl"))
+    assert r.exit_code == 2 and "empty.txt: no deals" in r.stderr
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def test_batch_and_bid_refuse_bad_counts():
     r = run("batch", "--generate", "3", "--seed", "1", "--alone", "-p", "racehorse")
     assert r.exit_code == 2 and "preset 'racehorse' has no lone bids" in r.stderr
