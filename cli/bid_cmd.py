@@ -72,7 +72,7 @@ def bid_cmd(
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset (default standard, or the record's)."),
     auction: str = typer.Option("", "--auction", "-a", help="Actions so far from the dealer's left: 'pass 4'."),
     known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E:SA HK' (repeatable)."),
-    samples: int = typer.Option(500, "--samples", "-n", min=1, help="Random deals of the unseen cards."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Random deals of the unseen cards (default 500; 24 for double48, whose deals take seconds each)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
     deals: Optional[str] = typer.Option(None, "--deals", help="Evaluate over the full deals of this file (one a line) instead of sampling."),
     score: Optional[str] = typer.Option(None, "--score", help="Game score 'US-THEM' before this hand (with --target or the preset's)."),
@@ -127,7 +127,7 @@ def _from_record(path: str, index: int, preset: Optional[str]):
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
              record, index, workers, exact=False, json_out) -> None:
-    from solver.advice import advise
+    from solver.advice import advise, default_samples
     from solver.notation import parse_hand
 
     from .common import read_lines, source_name
@@ -164,9 +164,9 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS, like 'E:SA HK'")
         s, cs = item.split(":", 1)
         known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
-    total_hint = len(deal_list) if deal_list is not None else samples
+    total_hint = len(deal_list) if deal_list is not None else samples or default_samples(p)
     bar = progress_cb = None
-    if total_hint >= 200 and err.is_terminal:  # a long run: a progress bar on stderr
+    if (total_hint >= 200 or p.deck.hand > 8) and err.is_terminal:  # a long run: a progress bar on stderr
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
         bar = Progress(TextColumn("solving deals"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                        TimeRemainingColumn(), console=err, transient=True)

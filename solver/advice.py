@@ -76,7 +76,7 @@ from .rules import (
 )
 from .solve import tt_bits_for
 
-__all__ = ["Advice", "ActionResult", "StrainStats", "advise", "sample_deals", "deals_for_hand",
+__all__ = ["Advice", "ActionResult", "StrainStats", "advise", "default_samples", "sample_deals", "deals_for_hand",
            "sample_rng"]
 
 
@@ -810,9 +810,16 @@ def _win(preset: Preset, o: _Outcome, my_side: int, us: int, them: int, target: 
     return played & (np.maximum(u, t) >= target) & (u > t)
 
 
+def default_samples(preset: Preset | str) -> int:
+    """Random deals :func:`advise` draws unless told: 500, but 24 for a 12-card hand (double48),
+    where one deal's DD table and lone results take seconds (about 16 s a deal on one core of
+    the machine in the README)."""
+    return 24 if get_preset(preset).deck.hand > 8 else 500
+
+
 def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            preset: Preset | str = "standard", auction: Sequence | str = (),
-           known=None, samples: int = 500, seed: int = 1, deals: Iterable[Deal] | None = None,
+           known=None, samples: int | None = None, seed: int = 1, deals: Iterable[Deal] | None = None,
            score: tuple[int, int] | None = None, target: int | None = None, workers: int = 1,
            exact: bool = False, progress: Callable[[int, int], None] | None = None,
            deal_labels: Sequence[str] | None = None) -> Advice:
@@ -821,7 +828,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
     actions so far from the dealer's left (text ``"pass 4"`` or a list); it must be ``seat``'s
     turn.  ``known``: cards shown in other seats (``{"E": "SA"}``).  ``samples``/``seed``: the
-    random deals; ``deals``: full deals instead (exactly reproducible).  ``score``: ``(us,
+    random deals (``samples`` None: :func:`default_samples`); ``deals``: full deals instead (exactly reproducible).  ``score``: ``(us,
     them)`` before this hand, with ``target`` (default the preset's): adds the probability of
     winning the game this hand.  ``workers``: threads for the DD searches (results do not
     depend on it).  ``exact``: exact EVs for our lone bids even where they cannot be the best.
@@ -846,6 +853,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         counts = deals_for_hand(deal_list, seat, cards, known_cards, deal_labels)
         seed_out = None
     else:
+        if samples is None:
+            samples = default_samples(preset)
         if samples < 1:
             raise RulesError(f"--samples must be at least 1, got {samples}")
         counts = sample_deals(preset, seat, cards, known_cards, samples, seed)

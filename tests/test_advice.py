@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from conftest import SOURCES, real_deals
 from test_par import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
-from solver.advice import advise, sample_deals
+from solver.advice import advise, default_samples, sample_deals
 from solver.auction import parse_bid
 from solver.notation import Deal, format_hand, parse_hand
 from solver.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
@@ -236,6 +236,12 @@ def test_six_top_trumps_take_all_alone():
 
 # ---------------------------------------------------------------------------------------------
 # Sampling
+
+def test_default_samples_by_deck():
+    """500 random deals unless told, 24 where a deal takes seconds (double48)."""
+    assert [default_samples(p) for p in ("standard", "racehorse", "double32", "double48")] == [500, 500, 500, 24]
+    assert advise("AJ.KQ..JT", "E", "N", "standard").samples == 500
+
 
 def test_samples_follow_seed_and_index_and_known_cards():
     hand = parse_hand("AJ.KQ..JT")
