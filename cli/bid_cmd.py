@@ -207,7 +207,8 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     so_far = "  ".join(f"{s.name} {format_action(a)}" for s, a in zip(order, adv.auction)) or "none"
     src = f"seed {adv.seed}, {adv.samples} random deals" if adv.seed is not None else f"{adv.samples} given deals"
     out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
-              f"preset {p.name} · bids so far: {so_far} · {src}")
+              f"preset {p.name}")
+    out.print(f"bids so far: {so_far} · {src}")
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = Table(title=f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})",
@@ -249,9 +250,9 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
     if with_win:
         g = adv.best_for_game
-        tag = "  [yellow](differs)[/yellow]" if g.action != rec.action else ""
-        out.print(f"best for the game (score {adv.score[0]}-{adv.score[1]}, target {adv.target}): "
-                  f"{g.action} (P(win this hand) {g.p_win:.3f}){tag}")
+        tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""
+        out.print(f"best for the game ({adv.score[0]}-{adv.score[1]} to {adv.target}): "
+                  f"{g.action}{tag}, P(win this hand) {g.p_win:.3f}")
     if own_call is not None:
         out.print(f"the record's call: {own_call}")
     for note in adv.notes:

@@ -836,7 +836,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     given deal for error messages (``"deals.txt: line 7"``).
 
     Returns an :class:`Advice`.  Raises NotationError / RulesError for bad input (a hand of
-    the wrong size, a card placed twice, an illegal auction, not this seat's turn).
+    the wrong size, a card placed twice, an illegal auction, not this seat's turn, a score at
+    which the game is already over).
     """
     preset = get_preset(preset)
     seat = parse_seat(seat)
@@ -847,6 +848,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         who = "the auction is over" if auc.to_act is None else f"{auc.to_act.name} speaks next"
         raise RulesError(f"it is not {seat.name}'s turn to bid after {str(auc) or 'no bids'!r} (dealer {dealer.name}): {who}")
     known_cards = _parse_known(known, preset)
+    tgt = target if target is not None else preset.target
+    if score is not None and tgt is not None and max(score) >= tgt:
+        raise RulesError(f"score {score[0]}-{score[1]}: the game is already over (target {tgt})")
     if deals is not None:
         deal_list = list(deals)
         _check_hand(preset, cards, known_cards)
@@ -1013,8 +1017,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         if tgt is None:
             notes.append(f"preset {preset.name} is played over {preset.hands} hands: no target decides the game")
         else:
-            best_game = results[0]
-            for r in results[1:]:
+            best_game = recommend            # ties (none can win, say) keep the EV choice
+            for r in results:
                 if r.p_win > best_game.p_win:
                     best_game = r
 

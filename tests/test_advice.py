@@ -271,6 +271,12 @@ def test_game_target():
     for r in adv.actions:
         if r.action in ("pass", "3", "4", "5"):
             assert r.p_win == 0.0
+    # far behind, no action wins the game this hand: the game choice stays the EV choice
+    far = advise(".AKQT9.J.", "N", "N", "standard", ["pass", "pass", "pass"], samples=30,
+                 seed=1, score=(-20, 28))
+    assert max(r.p_win for r in far.actions) == 0.0 and far.best_for_game is far.recommend
+    with pytest.raises(BidEuchreError, match="already over"):
+        advise("AJ.KQ..JT", "E", "N", "standard", samples=5, score=(40, 20))
 
 
 def test_bad_input():
