@@ -15,7 +15,7 @@ from solver.auction import format_action
 from solver.notation import Deal
 from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
 
-from .common import compass, deal_hands, err, guard, out, print_json
+from .common import compass, deal_hands, each_stdin_line, err, guard, out, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
 # par
 
 def par_cmd(
-    deal: str = typer.Argument(..., help="Deal 'N:<hand> <hand> <hand> <hand>'."),
+    deal: str = typer.Argument(..., help="Deal 'N:<hand> <hand> <hand> <hand>', or - for one deal a line on stdin."),
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -38,6 +38,24 @@ def par_cmd(
 
     with guard():
         p = get_preset(preset)
+    if deal == "-":
+        # one deal a line on stdin: one result a line; a bad line is reported and skipped
+        def one(lineno: int, text: str) -> None:
+            d = Deal.from_pbn(text, p.deck, dealer)
+            res = par(d, p, d.dealer)
+            if json_out:
+                print_json(res.to_json())
+            else:
+                c = res.contract
+                what = ("thrown in" if c is None else
+                        f"{c.declarer.name} {c.bid.name} {c.strain.symbol} · {c.tricks} tricks · "
+                        f"NS {c.points[Side.NS]:+d} · EW {c.points[Side.EW]:+d}")
+                out.print(f"{d.pbn()}  par: {what}", soft_wrap=True, highlight=False)
+
+        if each_stdin_line(one):
+            raise typer.Exit(2)
+        return
+    with guard():
         d = Deal.from_pbn(deal, p.deck, dealer)
         res = par(d, p, d.dealer)
         if json_out:

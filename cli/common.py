@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import typer
 from rich.console import Console, Group
@@ -21,8 +22,21 @@ from solver.notation import Deal, format_hand
 from solver.rules import BidEuchreError, Card, Seat, Suit
 
 SCHEMA = 1
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+def _quiet_end() -> None:
+    """The reader closed stdout (``| head``): later writes, and the flush at exit, go to
+    /dev/null, and the command ends with exit code 0."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise typer.Exit(0)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:   # rich's hook (its default exits with code 1)
+        self.quiet = True
+        _quiet_end()
+
+
+out = _Console(highlight=False)
+err = _Console(stderr=True, highlight=False)
 
 SUIT_STYLE = {Suit.S: "bold", Suit.H: "bold red", Suit.D: "bold red", Suit.C: "bold"}
 
@@ -46,11 +60,14 @@ def fail(message: str, code: int = 2) -> "typer.Exit":
 @contextlib.contextmanager
 def guard() -> Iterator[None]:
     """Turn bad input into one stderr line and exit code 2 (1 for an internal error); never a
-    traceback."""
+    traceback.  A reader that closes the output early (``| head``) ends the command quietly,
+    exit code 0."""
     try:
         yield
     except typer.Exit:
         raise
+    except BrokenPipeError:
+        _quiet_end()
     except (BidEuchreError, OSError, UnicodeDecodeError) as exc:
         raise fail(_one_line(exc)) from None
     except KeyboardInterrupt:
@@ -76,6 +93,21 @@ def print_json(obj) -> None:
 def source_name(source: str) -> str:
     """How messages name an input: the file's path, or ``stdin`` for ``-``."""
     return "stdin" if source == "-" else source
+
+
+def each_stdin_line(handle: Callable[[int, str], None]) -> int:
+    """Call ``handle(line number, text)`` for each deal line on stdin; a line it rejects (a
+    ValueError, the library's errors included) is reported on stderr with its number and
+    skipped.  Returns the number of bad lines (the command then exits 2)."""
+    bad = 0
+    with guard():
+        for lineno, text in read_lines("-"):
+            try:
+                handle(lineno, text)
+            except (ValueError, BidEuchreError) as exc:
+                bad += 1
+                err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
+    return bad
 
 
 def read_lines(source: str) -> Iterable[tuple[int, str]]:

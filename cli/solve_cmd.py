@@ -16,7 +16,8 @@ from solver.notation import Deal, Position, parse_cards
 from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
-from .common import BadInput, card_text, clip, compass, deal_hands, err, escape, guard, out, print_json, read_lines
+from .common import (BadInput, card_text, compass, deal_hands, each_stdin_line, err, guard,
+                     out, print_json)
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
@@ -211,27 +212,21 @@ def solve(
                 print_json(position_json(pos)) if json_out else show_position(pos)
             return
     # one deal a line on stdin: one result a line; a bad line is reported and skipped
-    bad = 0
-    with guard():
-        for lineno, text in read_lines("-"):
-            try:
-                d = _load_deal(text, p, deck, dealer)
-                if strain is None:
-                    obj = table_json(d, p, dealer, alone)
-                else:
-                    obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer))
-            except (ValueError, RulesError) as exc:
-                bad += 1
-                err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
-                continue
-            if json_out:
-                print_json(obj)
-            elif strain is None:
-                row = " ".join(f"{s}:" + ",".join(str(v) for v in obj["table"][s].values()) for s in "NESW")
-                if alone:
-                    row += "  alone " + _alone_row(obj["alone"])
-                out.print(f"{obj['deal']}  {row}", soft_wrap=True)
-            else:
-                out.print(f"{obj['deal']}  NS {obj['tricks']['NS']} EW {obj['tricks']['EW']}", soft_wrap=True)
-    if bad:
+    def one(lineno: int, text: str) -> None:
+        d = _load_deal(text, p, deck, dealer)
+        if strain is None:
+            obj = table_json(d, p, dealer, alone)
+        else:
+            obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer))
+        if json_out:
+            print_json(obj)
+        elif strain is None:
+            row = " ".join(f"{s}:" + ",".join(str(v) for v in obj["table"][s].values()) for s in "NESW")
+            if alone:
+                row += "  alone " + _alone_row(obj["alone"])
+            out.print(f"{obj['deal']}  {row}", soft_wrap=True)
+        else:
+            out.print(f"{obj['deal']}  NS {obj['tricks']['NS']} EW {obj['tricks']['EW']}", soft_wrap=True)
+
+    if each_stdin_line(one):
         raise typer.Exit(2)

@@ -115,7 +115,7 @@ def split_deal(text: str) -> tuple[Seat, list[str]]:
         raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")
     fields = m.group(2).split()
     if len(fields) != 4:
-        raise NotationError(f"deal {text!r} has {len(fields)} hands; expected 4")
+        raise NotationError(f"deal {text!r} has {counted(len(fields), 'hand')}; expected 4")
     return parse_seat(m.group(1)), fields
 
 

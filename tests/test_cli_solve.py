@@ -94,6 +94,30 @@ def test_a_file_of_deals_or_an_empty_one(tmp_path):
     assert not (tmp_path / "out.jsonl").exists()
 
 
+def test_par_reads_stdin_one_result_a_line():
+    from solver.par import par
+    lines = real_deals(3)
+    r = run("par", "-", "-p", "pepper", "--json", input="\n".join(lines[:2] + ["N:AK"] + lines[2:]) + "\n")
+    assert r.exit_code == 2 and "line 3:" in r.stderr and "has 1 hand;" in r.stderr
+    got = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [g["par"] for g in got] == [par(Deal.from_pbn(x), "pepper").to_json()["par"] for x in lines]
+
+
+def test_a_reader_that_stops_early_ends_it_quietly(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    src = tmp_path / "deals.txt"
+    src.write_text("\n".join(real_deals(3000)) + "\n")       # more output than a pipe holds
+    with open(src) as fin:
+        proc = subprocess.Popen([sys.executable, "-m", "cli.app", "solve", "-"], cwd=ROOT, text=True,
+                                stdin=fin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        assert proc.wait(60) == 0 and proc.stderr.read() == ""
+    assert first.startswith(real_deals(1)[0])
+
+
 def test_batch_and_bid_refuse_bad_counts():
     r = run("batch", "--generate", "3", "--seed", "1", "--alone", "-p", "racehorse")
     assert r.exit_code == 2 and "preset 'racehorse' has no lone bids" in r.stderr
