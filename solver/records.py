@@ -48,8 +48,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from .notation import Deal, Position, format_hand, parse_card, parse_hand, split_deal
+from .notation import Deal, Position, counted, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
     Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
     next_active, parse_seat, parse_strain, trick_winner, BidEuchreError,
@@ -525,6 +526,12 @@ def read_records(path: str | Path) -> list[HandRecord]:
     ``GameOptionsJson``/``Contract``).  ``source`` of each record is ``file:line``.
     Raises NotationError / IllegalPlayError naming the file and the line; OSError for a file
     that cannot be read."""
+    path, blocks, parse = _file_blocks(path)
+    return [parse(b, path) for b in blocks]
+
+
+def _file_blocks(path: str | Path) -> tuple[str, list[_Block], Callable[[_Block, str], HandRecord]]:
+    """A record file split into blocks, with the parser of its format (ours or PTN)."""
     path = str(path)
     raw = Path(path).read_bytes()
     try:
@@ -533,18 +540,18 @@ def read_records(path: str | Path) -> list[HandRecord]:
         line = raw[:exc.start].count(b"\n") + 1
         raise NotationError(f"{path}:{line}: not UTF-8 text (a hand record file is text)") from None
     blocks = _blocks(text, path)
-    if _is_ptn(blocks, path):
-        return [_ptn(b, path) for b in blocks]
-    return [_ours(b, path) for b in blocks]
+    return path, blocks, (_ptn if _is_ptn(blocks, path) else _ours)
 
 
 def load_record(path: str | Path, index: int = 1) -> HandRecord:
-    """The ``index``-th record (1-based) of a file (see :func:`read_records`).
-    Raises NotationError when the index is out of range (naming the file and its count)."""
-    recs = read_records(path)
-    if not recs:
+    """The ``index``-th record (1-based) of a file (see :func:`read_records`); only that record
+    is parsed, so a bad record elsewhere in the file does not stand in the way.
+    Raises NotationError when the index is out of range (naming the file and its count), or
+    for a bad record at ``index``."""
+    path, blocks, parse = _file_blocks(path)
+    if not blocks:
         raise NotationError(f"{path}: no records found")
-    if not 1 <= index <= len(recs):
-        raise NotationError(f"{path}: no record {index}; the file holds {len(recs)} "
-                            f"record{'s' if len(recs) != 1 else ''} (1..{len(recs)})")
-    return recs[index - 1]
+    if not 1 <= index <= len(blocks):
+        raise NotationError(f"{path}: no record {index}; the file holds {counted(len(blocks), 'record')} "
+                            f"(1..{len(blocks)})")
+    return parse(blocks[index - 1], path)

@@ -227,6 +227,13 @@ def test_write_read_and_load(tmp_path):
         load_record(path, 4)
     with pytest.raises(NotationError, match="no record 0"):
         load_record(path, 0)
+    # a bad record does not stand in the way of the others
+    bad = path.with_name("bad.txt")
+    text = path.read_text()
+    bad.write_text(text + "\n[Event \"broken\"]\n[Deal \"N:AK\"]\n")
+    assert load_record(bad, 2) == recs[1]
+    with pytest.raises(NotationError, match=r"bad\.txt:\d+: .*has 1 hand;"):
+        load_record(bad, 4)
     an = analyse_record(again[2])
     assert an.start == analyse_record(recs[2]).start
 
