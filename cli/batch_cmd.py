@@ -132,10 +132,12 @@ def batch(
         if dask is not None and dask != "local":
             raise B.BatchError(f"--dask takes 'local' (got {dask!r}); use --dask-scheduler ADDRESS for a cluster")
         address = dask_scheduler or dask
+        again = ""          # what an interrupted run must add to the command to finish
         if generate is not None and seed is None:
             if resume:
                 raise B.BatchError("--resume with --generate needs the --seed of the first run")
             seed = int.from_bytes(os.urandom(4), "little")
+            again = f" --seed {seed}"
             err.print(f"seed {seed}", highlight=False)
         # the input is checked before the output is created: a mistake leaves no empty file
         if generate is not None:
@@ -177,8 +179,8 @@ def batch(
             except KeyboardInterrupt:
                 if output is None:
                     raise
-                raise fail(f"interrupted: {counted(writer.written, 'deal')} written to {output} this run; "
-                           f"rerun the same command with --resume to finish", 130) from None
+                raise fail(f"interrupted: {counted(writer.written, 'deal')} of this run saved in {output}; "
+                           f"rerun the same command with{again} --resume to finish", 130) from None
         obj = summary.to_json()
         if seed is not None:
             obj["seed"] = seed

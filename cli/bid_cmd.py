@@ -15,7 +15,7 @@ from solver.auction import format_action
 from solver.notation import Deal
 from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
 
-from .common import compass, deal_hands, each_stdin_line, err, guard, out, print_json
+from .common import compass, deal_hands, each_stdin_line, err, guard, out, print_json, refuse_file
 
 
 def register(app: typer.Typer) -> None:
@@ -38,6 +38,10 @@ def par_cmd(
 
     with guard():
         p = get_preset(preset)
+        if dealer is not None:
+            parse_seat(dealer)          # a bad --dealer once, not once a line of stdin
+        if deal != "-":
+            refuse_file(deal, "par")
     if deal == "-":
         # one deal a line on stdin: one result a line; a bad line is reported and skipped
         def one(lineno: int, text: str) -> None:

@@ -30,8 +30,14 @@ def _quiet_end() -> None:
 
 
 class _Console(Console):
-    def on_broken_pipe(self) -> None:   # rich's hook (its default exits with code 1)
+    def on_broken_pipe(self) -> None:
+        """rich's hook (its default points stdout at /dev/null and exits 1, whichever stream
+        broke).  Closed stdout: end quietly with 0.  Closed stderr: the messages and progress
+        are dropped and the work goes on (a batch still writes its results)."""
         self.quiet = True
+        if self.stderr:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+            return
         _quiet_end()
 
 
@@ -88,6 +94,13 @@ def print_json(obj) -> None:
         obj = {"schema": SCHEMA, **obj}
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def refuse_file(text: str, command: str) -> None:
+    """A DEAL argument that names a file: say how ``command`` reads deals from it."""
+    if ":" not in text and os.path.isfile(text):
+        raise BadInput(f"{text!r} is a file, not a deal: read its deals, one a line, with "
+                       f"'bideuchre {command} - < {text}'")
 
 
 def source_name(source: str) -> str:

@@ -3,7 +3,6 @@ or the value of one position (``--strain``; a lone position with ``--lone``)."""
 
 from __future__ import annotations
 
-import os
 from typing import Optional
 
 import typer
@@ -16,14 +15,12 @@ from solver.notation import Deal, Position, parse_cards
 from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
 from solver.solve import dd_table, solve_position
 
-from .common import (BadInput, card_text, compass, deal_hands, each_stdin_line, err, guard,
-                     out, print_json)
+from .common import (card_text, compass, deal_hands, each_stdin_line, err, guard,
+                     out, print_json, refuse_file)
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
-    if ":" not in text and os.path.isfile(text):
-        raise BadInput(f"{text!r} is a file, not a deal: read its deals, one a line, with "
-                       f"'bideuchre solve - < {text}' (or 'bideuchre batch {text}')")
+    refuse_file(text, "solve")
     return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
 
 
@@ -195,6 +192,8 @@ def solve(
         p = get_preset(preset)
         if deck:
             get_deck(deck)
+        if dealer is not None:
+            parse_seat(dealer)          # a bad --dealer once, not once a line of stdin
         if alone:
             if strain is not None:
                 raise RulesError("--alone adds the lone table of a deal; for one lone position use "

@@ -536,6 +536,12 @@ def _drop_partial_tail(path: Path) -> int:
         return size - keep
 
 
+def deal_identity(hands, dealer) -> tuple:
+    """A deal as resume compares it: each seat's cards (sorted card ids, N E S W) and the
+    dealer, whatever seat the deal text starts with."""
+    return tuple(tuple(sorted(int(c) for c in h)) for h in hands), int(dealer)
+
+
 class Writer:
     """Base of the output writers.  ``done`` holds the ids (as ``str``) already in the output
     when resuming; ``write(chunk, result)`` appends one chunk durably; ``close()`` finishes."""
@@ -551,7 +557,7 @@ class Writer:
         self.alone, self.par = alone, par
         self.summary = summary
         self.done: set[str] = set()
-        self.done_deals: dict[str, object] = {}     # id -> deal_key() of the deal written for it
+        self.done_deals: dict[str, tuple] = {}      # id -> deal_identity() of the deal written
         self.written = 0
         if self.path is None:
             if resume:
@@ -580,19 +586,32 @@ class Writer:
             raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with preset {preset} "
                              f"and deck {deck}, not {self.preset.name} and {self.deck.name}")
 
-    def deal_key(self, deal: Deal):
-        """What this output stores of a deal, to tell on resume whether an id already written
-        holds the same deal as the input's (the canonical deal text)."""
-        return deal.pbn()
+    def check_first(self, rec: "Record") -> None:
+        """Raise BatchError unless the input's first good deal is the output's: chunks are
+        written in input order, so an output to resume holds a prefix of its input.  Checked
+        before anything is solved, so a wrong input is refused with nothing written."""
+        if self.done and str(rec.id) not in self.done:
+            raise BatchError(f"cannot resume {str(self.path)!r}: it does not start with this input's first "
+                             f"deal (id {rec.id!r}); was it started from another input or --seed?")
+        self.check_done(rec)
 
     def check_done(self, rec: "Record") -> None:
-        """Raise BatchError if ``rec``'s id is in the output with another deal: the output was
-        started from another input (or another ``--seed``), and resuming would mix the two."""
+        """Raise BatchError if ``rec``'s id is in the output with another deal (hands or
+        dealer): the output was started from another input (or another ``--seed``), and
+        resuming would mix the two."""
         key = str(rec.id)
         have = self.done_deals.get(key)
-        if have is not None and have != self.deal_key(rec.deal):
+        if have is not None and have != deal_identity(rec.deal.hands, rec.deal.dealer):
             raise BatchError(f"cannot resume {str(self.path)!r}: it holds id {key!r} with another deal "
-                             f"than this input's (was it started from another input or --seed?)")
+                             f"or dealer than this input's (was it started from another input or --seed?)")
+
+    def _stored_identity(self, text, dealer) -> tuple | None:
+        """deal_identity() of a deal as a text output stores it (None if it cannot be read)."""
+        try:
+            d = Deal.from_pbn(text, self.deck, dealer)
+        except (BidEuchreError, TypeError, ValueError):
+            return None
+        return deal_identity(d.hands, d.dealer)
 
     def _seen(self, rid, table: np.ndarray | None, par, deal=None) -> None:
         key = str(rid)
@@ -649,7 +668,7 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"), obj.get("deal"))
+                self._seen(rid, table, obj.get("par"), self._stored_identity(obj.get("deal"), obj.get("dealer")))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -717,7 +736,7 @@ class CsvWriter(_TextWriter):
                     par = json.loads(row[par_col]) if par_col is not None else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par, row[1])
+                self._seen(row[0], table, par, self._stored_identity(row[1], row[3]))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         rows = []
@@ -784,15 +803,14 @@ class NpzWriter(Writer):
         for part in sources:
             with np.load(part) as z:
                 self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
+                # each array read once (an NpzFile reads the array again on every z[key])
+                ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
                 par = z["par"] if "par" in z.files else None
-                for k, rid in enumerate(z["ids"]):
-                    self._seen(str(rid), z["tables"][k], None if par is None else json.loads(par[k]),
-                               tuple(z["deals"][k].tolist()))
-
-    def deal_key(self, deal: Deal):
-        """The deal's row of the ``deals`` array (card ids hand by hand, -1 padded)."""
-        flat = [int(c) for h in deal.hands for c in h]
-        return tuple(flat + [-1] * (self.deck.cards - len(flat)))
+                for k, rid in enumerate(ids):
+                    row = [int(c) for c in deals[k] if c >= 0]
+                    n = len(row) // 4
+                    self._seen(str(rid), tables[k], None if par is None else json.loads(par[k]),
+                               deal_identity([row[i * n:(i + 1) * n] for i in range(4)], dealers[k]))
 
     def _keep_finished_output(self) -> None:
         """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""
@@ -1010,6 +1028,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     done = writer.done
     buf: list[Record] = []
     index = 0
+    first = True        # the first good record: an output to resume must start with it
 
     def submit() -> None:
         nonlocal buf, index
@@ -1049,6 +1068,9 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
                     report.stopped = rec
                     break
                 continue
+            if first:
+                writer.check_first(rec)
+                first = False
             if done and str(rec.id) in done:
                 writer.check_done(rec)
                 report.skipped += 1

@@ -52,7 +52,7 @@ from typing import Callable
 
 from .notation import Deal, Position, counted, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
-    Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
+    PRESETS, Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
     next_active, parse_seat, parse_strain, trick_winner, BidEuchreError,
 )
 
@@ -296,8 +296,10 @@ def _ours(b: _Block, source: str) -> HandRecord:
         except NotationError as exc:
             raise NotationError(f"{at('Strain')}: {exc}") from None
     bid = b.tags["Bid"][0].strip() or None if "Bid" in b.tags else None
-    if bid is not None and bid.isdigit() and not 1 <= int(bid) <= deck.hand:
-        raise NotationError(f"{at('Bid')}: a bid of {bid} tricks; a {deck.name} hand has {deck.hand}")
+    if bid is not None and bid.isdigit() and int(bid) not in _number_bids(deck):
+        lone_numbers = " ".join(str(k) for k in sorted(_number_bids(deck)) if k > deck.hand) or "none"
+        raise NotationError(f"{at('Bid')}: no bid {bid} with the {deck.name} deck (a hand has "
+                            f"{deck.hand} tricks; lone bids {lone_numbers})")
     auction: list[str] = []
     for _, text in b.sections.get("Auction", []):
         auction.extend(text.split())
@@ -325,6 +327,16 @@ def _ours(b: _Block, source: str) -> HandRecord:
         raise NotationError(f"{where}: a record with play needs a [Strain]")
     _check_play(rec, where, play_at)
     return rec
+
+
+def _number_bids(deck: DeckForm) -> set[int]:
+    """The bids written as numbers with a deck form: 1 to the tricks of a hand, and the lone
+    bids named by numbers in the presets of that deck (``standard``'s 12 and 24)."""
+    out = set(range(1, deck.hand + 1))
+    for p in PRESETS.values():
+        if p.deck == deck:
+            out |= {int(lb.name) for lb in p.lone_bids if lb.name.isdigit()}
+    return out
 
 
 def _q(value: str) -> str:
@@ -544,8 +556,10 @@ def _file_blocks(path: str | Path) -> tuple[str, list[_Block], Callable[[_Block,
 
 
 def load_record(path: str | Path, index: int = 1) -> HandRecord:
-    """The ``index``-th record (1-based) of a file (see :func:`read_records`); only that record
-    is parsed, so a bad record elsewhere in the file does not stand in the way.
+    """The ``index``-th record (1-based) of a file (see :func:`read_records`).  The file is
+    split into records first and only that record is parsed, so a record elsewhere with a bad
+    card, tag or play does not stand in the way (a file that cannot be split into records --
+    not text, or text outside any record -- still fails).
     Raises NotationError when the index is out of range (naming the file and its count), or
     for a bad record at ``index``."""
     path, blocks, parse = _file_blocks(path)

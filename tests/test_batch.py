@@ -263,18 +263,38 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
     assert sorted(ids) == list(range(1, 91))
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "npz"])
-def test_resume_with_another_seed_is_refused(tmp_path, fmt):
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "npz"])
+def test_resume_refuses_another_input(tmp_path, fmt):
+    """An output is resumed only from the input it was started from: the same deal (hands and
+    dealer, however written) under each id already done, starting with the input's first."""
     out = tmp_path / f"g.{fmt}"
     r = run_cli("--generate", "6", "--seed", "7", "-o", str(out), "--no-summary")
     assert r.exit_code == 0, r.output
     before = out.read_bytes()
-    r = run_cli("--generate", "9", "--seed", "8", "-o", str(out), "--resume", "--no-summary")
-    assert r.exit_code == 2 and "another deal" in r.output and "--seed" in r.output
-    assert out.read_bytes() == before and not Path(str(out) + ".parts").exists()   # left as it was
+    other = write_lines(tmp_path / "other.txt",
+                        [json.dumps({"id": f"y{i}", "deal": d}) for i, d in enumerate(real_deals(3))])
+    for args, why in [(["--generate", "9", "--seed", "8"], "holds id '1' with another deal"),
+                      (["--generate", "9", "--seed", "7", "--dealer", "E"], "another deal or dealer"),
+                      ([str(other)], "does not start with this input's first deal (id 'y0')")]:
+        r = run_cli(*args, "-o", str(out), "--resume", "--no-summary")
+        assert r.exit_code == 2 and why in r.output, (args, r.output)
+        # refused before anything is solved: the output is as it was
+        assert out.read_bytes() == before and not Path(str(out) + ".parts").exists()
     r = run_cli("--generate", "9", "--seed", "7", "-o", str(out), "--resume", "--no-summary")
     assert r.exit_code == 0 and "6 already done" in r.output, r.output
-    assert len(before) > 0
+
+
+def test_resume_takes_the_same_deal_written_from_another_seat(tmp_path):
+    deals = real_deals(4)
+    out = tmp_path / "o.jsonl"
+    assert run_cli(str(write_lines(tmp_path / "a.txt", deals[:2])), "-o", str(out), "--no-summary").exit_code == 0
+    d = Deal.from_pbn(deals[1])
+    from_e = Deal(d.hands, d.deck, d.dealer, first=Seat.E).pbn()
+    assert from_e.startswith("E:")
+    src = write_lines(tmp_path / "b.txt", [deals[0], json.dumps({"deal": from_e, "dealer": "N"})] + deals[2:])
+    r = run_cli(str(src), "-o", str(out), "--resume", "--no-summary")
+    assert r.exit_code == 0 and "2 already done" in r.output, r.output
+    assert _ids(out) == [1, 2, 3, 4]
 
 
 def test_bad_lines_reported_good_lines_kept(tmp_path):

@@ -248,12 +248,13 @@ D9 C9 DK DA
 """
     rec = parse_records(good, "f.txt")[0]
     assert _cards(rec.play) == ["D9", "C9", "DK", "DA"] and rec.leader == Seat.E
+    assert parse_records(good.replace('[Strain "C"]', '[Strain "C"]\n[Bid "12"]'), "f.txt")[0].bid == "12"  # standard's lone 12
     _assert_errors(parse_records, good, "f.txt", [
         ("DA", "DX", NotationError, r"f\.txt:6: cannot read card 'DX'"),
         ('"C"', '"Z"', NotationError, r"f\.txt:4: unknown strain 'Z'"),
         ("single24", "single99", NotationError, r"f\.txt:2: unknown deck form"),
         ("K.T.J9.AK", "A.T.J9.AK", NotationError, r"f\.txt:3: card SA held 2 times"),
-        ('[Strain "C"]', '[Strain "C"]\n[Bid "9"]', NotationError, r"f\.txt:5: a bid of 9 tricks; a single24 hand has 6"),
+        ('[Strain "C"]', '[Strain "C"]\n[Bid "9"]', NotationError, r"f\.txt:5: no bid 9 with the single24 deck \(a hand has 6 tricks; lone bids 12 24\)"),
         ("D9 C9 DK DA", "D9 DA", IllegalPlayError, r"f\.txt:6: trick 1: S cannot play DA"),
         # the error names the line of the card, not of the record
         ("D9 C9 DK DA", "D9 C9 DK DA\nSA", IllegalPlayError, r"f\.txt:7: trick 2: [NESW] cannot play SA"),
