@@ -34,7 +34,9 @@ def _root(ctx: typer.Context,
         raise typer.Exit(0)
 
 
-app.command("solve")(solve_cmd.solve)
+# one-line summaries for the command list (the docstrings' line breaks would show there)
+app.command("solve", short_help="Double-dummy tricks: the table (declarer × strain; --alone adds "
+            "the lone table) or one position (--strain, --lone).")(solve_cmd.solve)
 
 # Command groups added by later modules register themselves here.
 for _name in ("explain_cmd", "batch_cmd", "bid_cmd"):
@@ -61,9 +63,11 @@ def main() -> None:
             sys.exit(130)
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise
-        ctx = getattr(exc, "ctx", None)
-        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        sys.stderr.write(f"error: {exc.format_message()}{hint}\n")
+        message = exc.format_message()
+        if message:     # none after the help shown for a bare 'bideuchre'
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            sys.stderr.write(f"error: {message}{hint}\n")
         sys.exit(exc.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -33,6 +33,15 @@ class _RateColumn(ProgressColumn):
         return Text("" if speed is None else f"{rate_text(speed)} deals/s", style="cyan")
 
 
+def _workers(n: int, executor: str) -> str:
+    """``2 worker threads``, ``1 worker process``, ``4 Dask workers``."""
+    one, many = {"thread": ("worker thread", "worker threads"),
+                 "process": ("worker process", "worker processes"),
+                 "dask": ("Dask worker", "Dask workers")}.get(
+        executor, (f"{executor} worker", f"{executor} workers"))
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def rate_text(per_second: float) -> str:
     """A rate for display: whole numbers from 10 up, two significant digits below (a double48
     run solves well under one deal a second)."""
@@ -80,7 +89,8 @@ def summary_tables(s: B.Summary) -> list[Table]:
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
-        t3 = table(f"Par contracts · {pc['deals']:,} deals · % of deals")
+        t3 = table("Par contracts, % of deals")
+        t3.caption = counted(pc["deals"], "deal")
         t3.add_column("par contract", style="bold cyan")
         t3.add_column("deals", justify="right")
         t3.add_column("share", justify="right")
@@ -196,7 +206,7 @@ def batch(
                 err.print(t)
         where = f" → {output}" if output else ""
         err.print(f"solved {counted(report.solved, 'deal')} in {report.seconds:.1f} s "
-                  f"({rate_text(report.rate)} deals/s, {counted(report.jobs, report.executor + ' worker')}); "
+                  f"({rate_text(report.rate)} deals/s, {_workers(report.jobs, report.executor)}); "
                   f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
                   highlight=False, soft_wrap=True)
     if report.stopped is not None:

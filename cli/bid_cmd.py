@@ -21,7 +21,8 @@ from .common import compass, deal_hands, each_stdin_line, err, guard, out, print
 def register(app: typer.Typer) -> None:
     """Add the ``par`` and ``bid`` commands to the app."""
     app.command("par")(par_cmd)
-    app.command("bid")(bid_cmd)
+    app.command("bid", short_help="Bid advice for one hand: sample the unseen cards, solve each "
+                "deal double-dummy, rate every legal action.")(bid_cmd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,9 +250,10 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
                     *(f"{s.p_at_least[k]:.2f}" for k in levels),
                     *(f"{s.p_all_alone[nm]:.2f}" for nm in lone_names))
     out.print(tab)
-    act = Table(title="Actions: expected hand result (our points − theirs), rest of the auction "
-                      "double-dummy; ±best: standard error of the difference to the best",
-                box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    # the key on a line of its own: as a title it would be folded into the table's width
+    out.print("[bold]Actions[/bold]: expected hand result (our points − theirs), the rest of the "
+              "auction double-dummy; ±best: standard error of the difference to the best")
+    act = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
         act.add_column(col, justify="left" if col in ("action", "strain") else "right",
                        no_wrap=True)

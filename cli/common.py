@@ -96,11 +96,13 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
-def refuse_file(text: str, command: str) -> None:
-    """A DEAL argument that names a file: say how ``command`` reads deals from it."""
+def refuse_file(text: str, command: str, stdin: bool = True) -> None:
+    """A DEAL argument that names a file: say how ``command`` reads deals from it (``stdin``:
+    the command takes ``-`` for one deal a line on stdin; else it takes one deal itself)."""
     if ":" not in text and os.path.isfile(text):
-        raise BadInput(f"{text!r} is a file, not a deal: read its deals, one a line, with "
-                       f"'bideuchre {command} - < {text}'")
+        how = (f"read its deals, one a line, with 'bideuchre {command} - < {text}'" if stdin
+               else f"give one deal itself, like 'bideuchre {command} \"$(head -n 1 {text})\" ...'")
+        raise BadInput(f"{text!r} is a file, not a deal: {how}")
 
 
 def source_name(source: str) -> str:

@@ -155,7 +155,7 @@ def explain_command(
         p = get_preset(preset)
         if deck:
             get_deck(deck)
-        d = _load_deal(deal, p, deck, dealer)
+        d = _load_deal(deal, p, deck, dealer, "explain")
         pos = _make_position(d, p, strain, leader, played, lone)
         ex = explain(pos)
         print_json(ex.to_json()) if json_out else show_explanation(ex)

@@ -19,8 +19,9 @@ from .common import (card_text, compass, deal_hands, each_stdin_line, err, guard
                      out, print_json, refuse_file)
 
 
-def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
-    refuse_file(text, "solve")
+def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str],
+               command: str = "solve") -> Deal:
+    refuse_file(text, command, stdin=command == "solve")
     return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
 
 

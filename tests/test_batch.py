@@ -324,7 +324,7 @@ def test_bad_lines_reported_good_lines_kept(tmp_path):
 def test_closing_line_counts_in_words(tmp_path):
     r = run_cli("--generate", "1", "--seed", "3", "-j", "1", "-o", str(tmp_path / "o.jsonl"), "--no-summary")
     assert r.exit_code == 0, r.output
-    assert "solved 1 deal in" in r.output and "1 thread worker)" in r.output and "0 bad lines" in r.output
+    assert "solved 1 deal in" in r.output and "1 worker thread)" in r.output and "0 bad lines" in r.output
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "npz"])

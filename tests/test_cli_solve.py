@@ -87,6 +87,10 @@ def test_a_file_of_deals_or_an_empty_one(tmp_path):
     f.write_text(DEAL + "\n")
     r = run("solve", str(f))
     assert r.exit_code == 2 and "is a file, not a deal" in r.stderr and "solve - <" in r.stderr
+    r = run("par", str(f))
+    assert r.exit_code == 2 and "par - <" in r.stderr
+    r = run("explain", str(f), "--strain", "H", "--leader", "E")     # explain reads no stdin
+    assert r.exit_code == 2 and "give one deal itself" in r.stderr and " - <" not in r.stderr
     e = tmp_path / "empty.txt"
     e.write_text("# nothing\n\n")
     r = run("batch", str(e), "-o", str(tmp_path / "out.jsonl"))
