@@ -13,7 +13,6 @@ import os
 from typing import List, Optional
 
 import typer
-from rich import box
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
@@ -24,7 +23,7 @@ from solver import batch as B
 from solver.notation import counted
 from solver.rules import get_deck, get_preset
 
-from .common import err, fail, guard, source_name
+from .common import err, fail, guard, simple_table, source_name
 
 
 class _RateColumn(ProgressColumn):
@@ -61,10 +60,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
     def pct(v: float) -> str:
         return "<1" if dec == 0 and 0 < v < 0.005 else f"{100 * v:.{dec}f}"
 
-    def table(title: str) -> Table:
-        return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-
-    t1 = table("DD tricks of the declaring side, % of rows")
+    t1 = simple_table("DD tricks of the declaring side, % of rows")
     t1.caption = f"{counted(obj['deals'], 'deal')} × 4 declarers · preset {obj['preset']}"
     t1.add_column("strain", style="bold cyan")
     t1.add_column("mean", justify="right")
@@ -79,7 +75,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
     b = obj["best_strain"]
     t1.add_row("best", f"{b['mean']:.2f}", "", *(pct(v / rows) for v in b["distribution"].values()), "",
                style="dim")
-    t2 = table("Make rates, % of rows (DD tricks ≥ bid)")
+    t2 = simple_table("Make rates, % of rows (DD tricks ≥ bid)")
     t2.add_column("bid", style="bold cyan", justify="right")
     for st in names:
         t2.add_column(st, justify="right")
@@ -89,7 +85,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
-        t3 = table("Par contracts, % of deals")
+        t3 = simple_table("Par contracts, % of deals")
         t3.caption = counted(pc["deals"], "deal")
         t3.add_column("par contract", style="bold cyan")
         t3.add_column("deals", justify="right")

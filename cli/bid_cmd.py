@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
-from rich import box
 from rich.table import Table
 
 from solver.auction import format_action
 from solver.notation import Deal
 from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
 
-from .common import compass, deal_hands, each_stdin_line, err, guard, out, print_json, refuse_file
+from .common import (compass, deal_hands, each_stdin_line, err, guard, out, print_json, refuse_file,
+                     simple_table)
 
 
 def register(app: typer.Typer) -> None:
@@ -27,6 +27,12 @@ def register(app: typer.Typer) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # par
+
+def _contract_text(c) -> str:
+    """A par contract: ``E 5 ♥ · 5 tricks · NS +1 · EW +5``."""
+    return (f"{c.declarer.name} {c.bid.name} {c.strain.symbol} · {c.tricks} tricks · "
+            f"NS {c.points[Side.NS]:+d} · EW {c.points[Side.EW]:+d}")
+
 
 def par_cmd(
     deal: str = typer.Argument(..., help="Deal 'N:<hand> <hand> <hand> <hand>', or - for one deal a line on stdin."),
@@ -51,10 +57,7 @@ def par_cmd(
             if json_out:
                 print_json(res.to_json())
             else:
-                c = res.contract
-                what = ("thrown in" if c is None else
-                        f"{c.declarer.name} {c.bid.name} {c.strain.symbol} · {c.tricks} tricks · "
-                        f"NS {c.points[Side.NS]:+d} · EW {c.points[Side.EW]:+d}")
+                what = "thrown in" if res.contract is None else _contract_text(res.contract)
                 out.print(f"{d.pbn()}  par: {what}", soft_wrap=True, highlight=False)
 
         if each_stdin_line(one):
@@ -73,9 +76,7 @@ def par_cmd(
         if res.contract is None:
             out.print("[bold]par: thrown in[/bold] (all pass) · NS 0 · EW 0")
         else:
-            c = res.contract
-            out.print(f"[bold]par: {c.declarer.name} {c.bid.name} {c.strain.symbol}[/bold] · "
-                      f"{c.tricks} tricks · NS {c.points[Side.NS]:+d} · EW {c.points[Side.EW]:+d}")
+            out.print(f"[bold]par:[/bold] {_contract_text(res.contract)}")
         tab = Table(title="Best contract each seat could declare against passes")
         for col in ("seat", "bid", "strain", "tricks", "NS", "EW"):
             tab.add_column(col, justify="right" if col in ("tricks", "NS", "EW") else "left")
@@ -187,7 +188,9 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS, like 'E:SA HK'")
         s, cs = item.split(":", 1)
         known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
-    total_hint = len(deal_list) if deal_list is not None else samples or default_samples(p)
+    if samples is None:
+        samples = default_samples(p)
+    total_hint = len(deal_list) if deal_list is not None else samples
     bar = progress_cb = None
     if (total_hint >= 200 or p.deck.hand > 8) and err.is_terminal:  # a long run: a progress bar on stderr
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -234,8 +237,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     out.print(f"bids so far: {so_far} · {src}")
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
-    tab = Table(title=f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})",
-                box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
     tab.add_column("")
     tab.add_column(f"0..{n}", no_wrap=True, min_width=n + 1)
     tab.add_column("mean", justify="right")
@@ -253,7 +255,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     # the key on a line of its own: as a title it would be folded into the table's width
     out.print("[bold]Actions[/bold]: expected hand result (our points − theirs), the rest of the "
               "auction double-dummy; ±best: standard error of the difference to the best")
-    act = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    act = simple_table()
     for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
         act.add_column(col, justify="left" if col in ("action", "strain") else "right",
                        no_wrap=True)

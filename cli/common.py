@@ -13,6 +13,7 @@ import sys
 from typing import Callable, Iterable, Iterator
 
 import typer
+from rich import box
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
@@ -22,10 +23,15 @@ from solver.notation import Deal, format_hand
 from solver.rules import BidEuchreError, Card, Seat, Suit
 
 SCHEMA = 1
+def _to_devnull(stream) -> None:
+    """Point a closed stream's file descriptor at /dev/null: later writes go nowhere."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+
+
 def _quiet_end() -> None:
     """The reader closed stdout (``| head``): later writes, and the flush at exit, go to
     /dev/null, and the command ends with exit code 0."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _to_devnull(sys.stdout)
     raise typer.Exit(0)
 
 
@@ -36,7 +42,7 @@ class _Console(Console):
         are dropped and the work goes on (a batch still writes its results)."""
         self.quiet = True
         if self.stderr:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+            _to_devnull(sys.stderr)
             return
         _quiet_end()
 
@@ -94,6 +100,12 @@ def print_json(obj) -> None:
         obj = {"schema": SCHEMA, **obj}
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def simple_table(title: str | None = None, **kw) -> Table:
+    """A table in the compact style that fits 80 columns: a rule under the header only, no
+    outer padding, adjacent paddings collapsed."""
+    return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, **kw)
 
 
 def refuse_file(text: str, command: str, stdin: bool = True) -> None:

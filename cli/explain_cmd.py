@@ -14,7 +14,7 @@ from solver.explain import Explanation, PlayAnalysis, TrickLine, analyse_record,
 from solver.records import load_record
 from solver.rules import Seat, Side, get_deck, get_preset
 
-from .common import card_text, compass, guard, out, print_json
+from .common import card_text, compass, guard, out, print_json, refuse_file
 from .solve_cmd import _load_deal, _make_position
 
 
@@ -155,7 +155,8 @@ def explain_command(
         p = get_preset(preset)
         if deck:
             get_deck(deck)
-        d = _load_deal(deal, p, deck, dealer, "explain")
+        refuse_file(deal, "explain", stdin=False)
+        d = _load_deal(deal, p, deck, dealer)
         pos = _make_position(d, p, strain, leader, played, lone)
         ex = explain(pos)
         print_json(ex.to_json()) if json_out else show_explanation(ex)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -16,12 +15,10 @@ from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get
 from solver.solve import dd_table, solve_position
 
 from .common import (card_text, compass, deal_hands, each_stdin_line, err, guard,
-                     out, print_json, refuse_file)
+                     out, print_json, refuse_file, simple_table)
 
 
-def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str],
-               command: str = "solve") -> Deal:
-    refuse_file(text, command, stdin=command == "solve")
+def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
     return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
 
 
@@ -121,7 +118,7 @@ def show_lone_table(lt: LoneTable, preset) -> None:
         # narrow table would fold them into its own width
         out.print()
         out.print(f"[bold]Lone {bid.name}[/bold] · {words} · first lead: {lead}", highlight=False)
-        tab = Table(box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, collapse_padding=True)
+        tab = simple_table(padding=(0, 1, 0, 0))
         tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
         for st in lt.strains:
             # one-card exchanges fit 80 columns on one line; wider ones wrap rather than clip
@@ -201,6 +198,7 @@ def solve(
                                  "--strain X --lone SEAT (without --alone)")
             _check_alone(p)
         if deal != "-":
+            refuse_file(deal, "solve")
             d = _load_deal(deal, p, deck, dealer)
             if strain is None:
                 if leader or played or lone:

@@ -25,7 +25,6 @@ cdef struct Ctx:
     uint64_t tt_mask
     uint32_t stamp
     uint64_t nodes
-    bint double          # some seat holds both copies of a card (m2 in use)
 
 # Shared with other C modules (solver/_lone.pyx): the card layout installed by set_layout()
 # from solver.rules, and the squeeze table that keys positions on relative ranks.

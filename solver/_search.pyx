@@ -84,13 +84,18 @@ cdef extern from *:
     void __builtin_prefetch(const void* p) nogil
 
 
+cdef inline uint32_t bytecount(uint32_t x) noexcept nogil:
+    """Set bits of each byte of x, in that byte."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    return (x + (x >> 4)) & 0x0F0F0F0Fu
+
+
 cdef inline int popcount(uint32_t x) noexcept nogil:
     if BDE_POPCNT:
         return __builtin_popcount(x)
     # SWAR count: portable, and no call into libgcc where the CPU flag is not enabled
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
+    return <int>((bytecount(x) * 0x01010101u) >> 24)
 
 
 cdef void _init_tables() noexcept nogil:
@@ -224,13 +229,6 @@ cdef inline void make_key(Ctx* c, uint64_t* key) noexcept nogil:
     key[2] = k2
 
 
-cdef inline uint32_t bytecount(uint32_t x) noexcept nogil:
-    """Set bits of each byte of x, in that byte."""
-    x = x - ((x >> 1) & 0x55555555u)
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
-    return (x + (x >> 4)) & 0x0F0F0F0Fu
-
-
 cdef inline uint64_t hash_key(const uint64_t* key) noexcept nogil:
     cdef uint64_t h = (key[0] * 0x9E3779B97F4A7C15ULL) ^ (key[1] * 0xBF58476D1CE4E5B9ULL) \
         ^ (key[2] * 0x94D049BB133111EBULL)
@@ -299,7 +297,7 @@ cdef inline int top_bit(uint32_t x) noexcept nogil:
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
     cdef uint32_t h = c.m1[p]
-    cdef uint32_t f, present, hs, pres, rng, tmk
+    cdef uint32_t f, present, hs, pres, tmk
     cdef int n = 0, s, b, prev, i, j, q, partner_winning, ws, top_opp = -1, top_part = -1, ruff = 0
     cdef uint32_t opp, lf
     cdef int later
@@ -452,7 +450,8 @@ cdef inline int abs_move(Ctx* c, int r) noexcept nogil:
 
 
 cdef inline int suit_len(Ctx* c, int q, uint32_t sm) noexcept nogil:
-    """Cards (copies counted) seat q holds in the suit of mask sm."""
+    """Cards (copies counted) seat q holds among the cards of mask sm (a suit, or some of
+    q's cards)."""
     return popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
 
 
@@ -481,7 +480,7 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     if c.trump >= 0:
         tm = SUITMASK[c.trump]
         top = sure_top(c.m1[p] & tm, others & tm)
-        t_top = popcount(top) + popcount(c.m2[p] & top)
+        t_top = suit_len(c, p, top)
         opp_t = suit_len(c, (p + 1) & 3, tm)
         len_o = suit_len(c, (p + 3) & 3, tm)
         if len_o > opp_t:
@@ -496,7 +495,7 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
         if (c.m1[p] & sm) == 0:
             continue
         top = sure_top(c.m1[p] & sm, others & sm)
-        k = popcount(top) + popcount(c.m2[p] & top)
+        k = suit_len(c, p, top)
         if k == 0:
             continue
         if c.trump >= 0:
@@ -518,6 +517,14 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     return total
 
 
+cdef inline int trumps_above(Ctx* c, int q, uint32_t tm, int t) noexcept nogil:
+    """Seat q's trumps (mask tm; copies counted) strictly above effective bit t (all if t < 0)."""
+    cdef uint32_t mine = c.m1[q] & tm
+    if t >= 0:
+        mine &= ~((((<uint32_t>1) << t) << 1) - 1)
+    return suit_len(c, q, mine)
+
+
 cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
     """Sure tricks through trumps.  Sets sure[0] (NS) and sure[1] (EW) and returns the trumps
     of the leader's partner above every other seat's trumps.
@@ -531,7 +538,7 @@ cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
 
     Partner's trumps above every other trump, the leader's included, win whenever played and
     never fall under the leader's cashing: they add to the leader's quick tricks."""
-    cdef uint32_t tm, mine
+    cdef uint32_t tm
     cdef int q, k, t, pp, part = 0
     cdef int top[4]
     sure[0] = sure[1] = 0
@@ -544,10 +551,7 @@ cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
         if top[q] < 0:
             continue
         t = top[(q + 1) & 3] if top[(q + 1) & 3] > top[(q + 3) & 3] else top[(q + 3) & 3]
-        mine = c.m1[q] & tm
-        if t >= 0:
-            mine &= ~((((<uint32_t>1) << t) << 1) - 1)
-        k = popcount(mine) + popcount(c.m2[q] & mine)
+        k = trumps_above(c, q, tm, t)
         if k > sure[q & 1]:
             sure[q & 1] = k
     pp = (c.to_move + 2) & 3
@@ -558,10 +562,7 @@ cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
         if top[(pp + 3) & 3] > t:
             t = top[(pp + 3) & 3]
         if top[pp] > t:
-            mine = c.m1[pp] & tm
-            if t >= 0:
-                mine &= ~((((<uint32_t>1) << t) << 1) - 1)
-            part = popcount(mine) + popcount(c.m2[pp] & mine)
+            part = trumps_above(c, pp, tm, t)
     return part
 
 
@@ -701,7 +702,6 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
             if counts[p * 24 + k] >= 2:
                 c.m2[p] |= bit
     c.trump = strain if strain < 4 else -1
-    c.double = (c.m2[0] | c.m2[1] | c.m2[2] | c.m2[3]) != 0
     for p in range(4):
         q = (p + 1) & 3
         if q == out:
@@ -718,7 +718,7 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
     c.to_move = p
     # a new configuration (strain, seat out) gets a new stamp; entries of others are stale
     c.stamp = (<uint32_t>(strain + 1)) | ((<uint32_t>(out + 1)) << 4) | (c.stamp & 0xFFFFFF00u)
-    return popcount(c.m1[p]) + popcount(c.m2[p])
+    return suit_len(c, p, 0xFFFFFFFFu)
 
 
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,

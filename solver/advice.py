@@ -998,7 +998,6 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             r.exact = False
             r.ev_max = max(mean_of(oo) for oo in hi[i].values())
         if score is not None:
-            tgt = target if target is not None else preset.target
             if tgt is not None:
                 r.p_win = float(np.mean(_win(preset, o, my_side, score[0], score[1], tgt)))
         results.append(r)
@@ -1013,7 +1012,6 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         r.se_vs_best = float(np.std(v - vb, ddof=1) / math.sqrt(S)) if S > 1 else 0.0
     best_game = None
     if score is not None:
-        tgt = target if target is not None else preset.target
         if tgt is None:
             notes.append(f"preset {preset.name} is played over {preset.hands} hands: no target decides the game")
         else:
@@ -1034,5 +1032,5 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                                  for j, lb in enumerate(data.lone)})
     laid = {name: [str(Card(c)) for c in d] for name, d in data.laid_down.items()}
     return Advice(preset, seat, dealer, cards, list(auc.actions), seed_out, S, results, recommend,
-                  stats, best_game, score, (target if target is not None else preset.target) if score else None,
+                  stats, best_game, score, tgt if score else None,
                   notes, laid)

@@ -536,12 +536,6 @@ def _drop_partial_tail(path: Path) -> int:
         return size - keep
 
 
-def deal_identity(hands, dealer) -> tuple:
-    """A deal as resume compares it: each seat's cards (sorted card ids, N E S W) and the
-    dealer, whatever seat the deal text starts with."""
-    return tuple(tuple(sorted(int(c) for c in h)) for h in hands), int(dealer)
-
-
 class Writer:
     """Base of the output writers.  ``done`` holds the ids (as ``str``) already in the output
     when resuming; ``write(chunk, result)`` appends one chunk durably; ``close()`` finishes."""
@@ -557,7 +551,7 @@ class Writer:
         self.alone, self.par = alone, par
         self.summary = summary
         self.done: set[str] = set()
-        self.done_deals: dict[str, tuple] = {}      # id -> deal_identity() of the deal written
+        self.done_deals: dict[str, Deal] = {}       # id -> the deal written for it
         self.written = 0
         if self.path is None:
             if resume:
@@ -593,7 +587,6 @@ class Writer:
         if self.done and str(rec.id) not in self.done:
             raise BatchError(f"cannot resume {str(self.path)!r}: it does not start with this input's first "
                              f"deal (id {rec.id!r}); was it started from another input or --seed?")
-        self.check_done(rec)
 
     def check_done(self, rec: "Record") -> None:
         """Raise BatchError if ``rec``'s id is in the output with another deal (hands or
@@ -601,17 +594,16 @@ class Writer:
         resuming would mix the two."""
         key = str(rec.id)
         have = self.done_deals.get(key)
-        if have is not None and have != deal_identity(rec.deal.hands, rec.deal.dealer):
+        if have is not None and have != rec.deal:        # hands and dealer, whatever seat first
             raise BatchError(f"cannot resume {str(self.path)!r}: it holds id {key!r} with another deal "
                              f"or dealer than this input's (was it started from another input or --seed?)")
 
-    def _stored_identity(self, text, dealer) -> tuple | None:
-        """deal_identity() of a deal as a text output stores it (None if it cannot be read)."""
+    def _stored_deal(self, text, dealer) -> Deal | None:
+        """A deal as a text output stores it (None if it cannot be read)."""
         try:
-            d = Deal.from_pbn(text, self.deck, dealer)
+            return Deal.from_pbn(text, self.deck, dealer)
         except (BidEuchreError, TypeError, ValueError):
             return None
-        return deal_identity(d.hands, d.dealer)
 
     def _seen(self, rid, table: np.ndarray | None, par, deal=None) -> None:
         key = str(rid)
@@ -668,7 +660,7 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"), self._stored_identity(obj.get("deal"), obj.get("dealer")))
+                self._seen(rid, table, obj.get("par"), self._stored_deal(obj.get("deal"), obj.get("dealer")))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -736,7 +728,7 @@ class CsvWriter(_TextWriter):
                     par = json.loads(row[par_col]) if par_col is not None else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par, self._stored_identity(row[1], row[3]))
+                self._seen(row[0], table, par, self._stored_deal(row[1], row[3]))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         rows = []
@@ -810,7 +802,7 @@ class NpzWriter(Writer):
                     row = [int(c) for c in deals[k] if c >= 0]
                     n = len(row) // 4
                     self._seen(str(rid), tables[k], None if par is None else json.loads(par[k]),
-                               deal_identity([row[i * n:(i + 1) * n] for i in range(4)], dealers[k]))
+                               Deal([row[i * n:(i + 1) * n] for i in range(4)], self.deck, int(dealers[k])))
 
     def _keep_finished_output(self) -> None:
         """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""

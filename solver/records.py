@@ -230,14 +230,8 @@ def _check_play(rec: HandRecord, where: str, lines: list[str] | None = None) -> 
     and line of the i-th card) when given, else the record's line."""
     if rec.deal is None or not rec.play:
         return
-    if lines is None:
-        try:
-            rec.position()
-        except IllegalPlayError as exc:
-            raise IllegalPlayError(f"{where}: {exc}") from None
-        return
     pos = Position(rec.deal, rec.strain, rec.leader, [], rec.lone)
-    for card, at in zip(rec.play, lines):
+    for card, at in zip(rec.play, lines or [where] * len(rec.play)):
         try:
             pos.play(card)
         except IllegalPlayError as exc:
@@ -296,8 +290,9 @@ def _ours(b: _Block, source: str) -> HandRecord:
         except NotationError as exc:
             raise NotationError(f"{at('Strain')}: {exc}") from None
     bid = b.tags["Bid"][0].strip() or None if "Bid" in b.tags else None
-    if bid is not None and bid.isdigit() and int(bid) not in _number_bids(deck):
-        lone_numbers = " ".join(str(k) for k in sorted(_number_bids(deck)) if k > deck.hand) or "none"
+    numbers = _number_bids(deck)
+    if bid is not None and bid.isdigit() and int(bid) not in numbers:
+        lone_numbers = " ".join(str(k) for k in sorted(numbers) if k > deck.hand) or "none"
         raise NotationError(f"{at('Bid')}: no bid {bid} with the {deck.name} deck (a hand has "
                             f"{deck.hand} tricks; lone bids {lone_numbers})")
     auction: list[str] = []
