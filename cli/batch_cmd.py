@@ -115,7 +115,7 @@ def batch(
     hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ9..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),
     dask: Optional[str] = typer.Option(None, "--dask", help="'local': run chunks on a local Dask cluster of --jobs workers."),
-    executor: str = typer.Option("auto", "--executor", help="auto, thread or process (auto: threads; the solver releases the GIL)."),
+    executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads, the solver releases the GIL; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
 ) -> None:
@@ -131,6 +131,11 @@ def batch(
             raise B.BatchError("--hand needs --generate")
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
+        B.check_run_options(executor, chunk_size)
+        if resume and overwrite:
+            raise B.BatchError("give either --resume (finish the output) or --overwrite (start again)")
+        if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
+            raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
         if alone and not p.lone_bids and not p.extra.get("lone_exchange"):
             raise B.BatchError(f"--alone: preset {p.name!r} has no lone bids")
         if generate is not None and generate < 1:

@@ -209,7 +209,12 @@ def _check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
         raise NotationError(f"the hand holds {counted(len(hand), 'card')}; {preset.deck.name} deals {n}")
     for c in hand:
         if left[c] == 0:
-            raise NotationError(f"card {str(c)} is not in the {preset.deck.name} deck or is held too often")
+            many = hand.count(c)
+            raise NotationError(f"the hand holds {c} {many} times; the {preset.deck.name} deck has "
+                                f"{'one' if preset.deck.copies == 1 else 'two'}"
+                                if many > preset.deck.copies else
+                                f"card {c} is not in the {preset.deck.name} deck "
+                                f"(ranks {' '.join(r.char for r in preset.deck.ranks)})")
         left[c] -= 1
     for s, cards in known.items():
         if len(cards) > n:

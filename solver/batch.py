@@ -974,6 +974,18 @@ class BatchReport:
         return self.solved / self.seconds if self.seconds > 0 else 0.0
 
 
+EXECUTORS = ("auto", "thread", "process", "dask")
+
+
+def check_run_options(executor: str, chunk_size: int | None) -> None:
+    """Raise BatchError for an unknown executor or a chunk size below 1 (callers check before
+    they create an output, so a mistake leaves no file behind)."""
+    if executor not in EXECUTORS:
+        raise BatchError(f"unknown executor {executor!r} (expected {', '.join(EXECUTORS)})")
+    if chunk_size is not None and chunk_size < 1:
+        raise BatchError("--chunk-size must be at least 1")
+
+
 def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: bool = False,
               par: bool = False, jobs: int | None = None, chunk_size: int | None = None,
               executor: str = "auto", dask=None, dask_processes: bool = True,
@@ -1002,10 +1014,9 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     if executor == "auto":
         executor = "dask" if dask is not None else "thread"
+    check_run_options(executor, chunk_size)
     if chunk_size is None:
         chunk_size = 2000 if executor == "dask" else 250
-    if chunk_size < 1:
-        raise BatchError("--chunk-size must be at least 1")
     if alone:
         _optional("solver.lone", "lone_table", "--alone")
     if par:

@@ -468,25 +468,29 @@ def _ptn(b: _Block, source: str) -> HandRecord:
 
     leader = _seat_tag(b, "Play", at("Play"))
     play: list[Card] = []
+    play_at: list[str] | None = None
     rows = b.sections.get("Play", [])
     if rows:
         if strain is None:
             raise NotationError(f"{at('Play')}: play given but no contract names the strain")
-        play = _ptn_play(rows, leader, strain, lone, source)
+        play, play_at = _ptn_play(rows, leader, strain, lone, source)
     deal = _make_deal(hands, deck, dealer, first, at("Deal"))
     rec = HandRecord(deal, hands, deck, None, dealer, declarer, strain, bid, lone, auction,
                      auction_first, play, b.tags.get("Event", ("", 0))[0], where, leader, first,
                      options)
-    _check_play(rec, where)
+    _check_play(rec, where, play_at)
     return rec
 
 
-def _ptn_play(rows, column0: Seat, strain: Strain, lone: Seat | None, source: str) -> list[Card]:
-    """PTN play rows (columns: seats clockwise from ``column0``) → cards in play order."""
+def _ptn_play(rows, column0: Seat, strain: Strain, lone: Seat | None,
+              source: str) -> tuple[list[Card], list[str]]:
+    """PTN play rows (columns: seats clockwise from ``column0``) → cards in play order, and the
+    file and line of each (for errors)."""
     out = None if lone is None else lone.partner
     size = 3 if lone is not None else 4
     leader = column0
     play: list[Card] = []
+    play_at: list[str] = []
     finished = False
     for n, (line, text) in enumerate(rows, 1):
         row = text.split()
@@ -518,11 +522,12 @@ def _ptn_play(rows, column0: Seat, strain: Strain, lone: Seat | None, source: st
         if not trick:
             raise NotationError(f"{source}:{line}: trick {n}: the leader {leader.name} plays no card")
         play.extend(c for _, c in trick)
+        play_at.extend([f"{source}:{line}"] * len(trick))
         if len(trick) == size:
             leader = trick[trick_winner([c for _, c in trick], strain)][0]
         else:
             finished = True
-    return play
+    return play, play_at
 
 
 # ---------------------------------------------------------------------------------------------

@@ -286,6 +286,8 @@ def test_bad_input():
         advise("AJ.KQ..J", "E", "N", "standard")  # five cards
     with pytest.raises(BidEuchreError):
         advise("AJ.KQ..JT", "E", "N", "standard", known={"W": "SA"})  # SA is in the hand
+    with pytest.raises(BidEuchreError, match="the hand holds SA 2 times; the single24 deck has one"):
+        advise("AA.J.Q.A9", "E", "N", "standard")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``bideuchre solve`` through Typer's CliRunner."""
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -127,3 +128,10 @@ def test_batch_and_bid_refuse_bad_counts():
     assert r.exit_code == 2 and "preset 'racehorse' has no lone bids" in r.stderr
     r = run("batch", "--generate", "-3")
     assert r.exit_code == 2 and "at least 1" in r.stderr
+    r = run("batch", "--generate", "3", "--seed", "1", "-o", "x.jsonl", "--resume", "--overwrite")
+    assert r.exit_code == 2 and "either --resume" in r.stderr
+    for bad in (["--executor", "foo"], ["--chunk-size", "0"]):
+        r = run("batch", "--generate", "3", "--seed", "1", "-o", "y.jsonl", *bad)
+        assert r.exit_code == 2 and not Path("y.jsonl").exists(), r.stderr   # no empty output left
+    r = run("batch", "--generate", "3", "--seed", "1", "--summary-json", "/nonexistent/dir/s.json")
+    assert r.exit_code == 2 and "--summary-json" in r.stderr and "directory does not exist" in r.stderr

@@ -158,7 +158,7 @@ CA CJ CQ -
     assert rec.position().tricks_won == {Side.NS: 2, Side.EW: 0}
     _assert_errors(parse_ptn, text, "x.ptn", [
         ("D9 C9 DK -", "D9 C9 DK DA", NotationError, r"x\.ptn:8: seat N sits out"),
-        ("D9 C9 DK -", "D9 CA DK -", IllegalPlayError, r"x\.ptn:1: trick 1: S cannot play CA"),
+        ("D9 C9 DK -", "D9 CA DK -", IllegalPlayError, r"x\.ptn:8: trick 1: S cannot play CA"),  # the play row
         ("D9 C9 DK -", "D9 C9 DK", NotationError, r"x\.ptn:8: a play row needs 4 columns"),
         ("K.T.J9.AK", "K.T.J8.AK", NotationError, r"x\.ptn:2: .*hand E.*unknown rank"),
     ])
