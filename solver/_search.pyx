@@ -770,6 +770,55 @@ cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, in
     return 1 if search(c, target, left) >= target else 0
 
 
+cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                    const int* trick, int ntrick, int card, int rest) noexcept nogil:
+    """NS tricks of the rest (the current trick included) after the player to move plays
+    `card` (a card id), given `rest`, the exact NS tricks of the rest before it: `rest` when
+    the card keeps the value, else the exact lower (NS mover) or higher (EW mover) count,
+    stepping the null window from each fail-soft bound.  -1 if the mover does not hold it."""
+    cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
+    cdef int p = c.to_move, e = LAYOUT[strain][card], won = 0, v, t
+    cdef uint32_t bit = (<uint32_t>1) << e
+    if c.m2[p] & bit:
+        c.m2[p] ^= bit
+    elif c.m1[p] & bit:
+        c.m1[p] ^= bit
+    else:
+        return -1
+    add_to_trick(c, p, e)
+    if c.ntrick == c.trick_size:
+        won = 1 if (c.win_seat & 1) == 0 else 0
+        c.to_move = c.win_seat
+        c.ntrick = 0
+        c.trick_mask = 0
+        left -= 1
+    else:
+        c.to_move = c.nxt[p]
+    if (p & 1) == 0:
+        # an NS card: worth rest, or less; v is an upper bound after each failed search
+        v = search(c, rest - won, left)
+        if v >= rest - won:
+            return rest
+        t = v
+        while t > 0:
+            v = search(c, t, left)
+            if v >= t:
+                break
+            t = v
+        return won + t
+    # an EW card: worth rest, or more; v is a lower bound after each passed search
+    v = search(c, rest - won + 1, left)
+    if v < rest - won + 1:
+        return rest
+    t = v
+    while t < left:
+        v = search(c, t + 1, left)
+        if v < t + 1:
+            break
+        t = v
+    return won + t
+
+
 # ---------------------------------------------------------------------------------------------
 # Python face (thin; the public API is solver.solve)
 
@@ -824,6 +873,33 @@ cdef class Solver:
         with nogil:
             r = can_take_root(&self.c, &counts[0, 0], strain, leader, out, tr, nt, target)
         return bool(r)
+
+    def values(self, const uint8_t[:, ::1] counts, int strain, int leader, int out, trick,
+               cards, int rest, bint last_keeps=False):
+        """For each card id of ``cards`` (the player to move's), the NS tricks of the rest
+        (the current trick included) after it, given ``rest``, the exact value before it (see
+        move_value).  With ``last_keeps``, the last card is taken to keep the value when no
+        earlier one does (some card must).  Raises ValueError for a card the mover lacks."""
+        cdef int tr[4]
+        cdef int nt = _load_trick(trick, tr)
+        _check(counts, strain, leader, out)
+        cdef int n = len(cards), k, card, r
+        cdef bint kept = 0
+        res = [0] * n
+        for k in range(n):
+            card = int(cards[k])
+            if card < 0 or card > 23:
+                raise ValueError("card id out of range")
+            if last_keeps and k == n - 1 and not kept:
+                res[k] = rest
+                break
+            with nogil:
+                r = move_value(&self.c, &counts[0, 0], strain, leader, out, tr, nt, card, rest)
+            if r < 0:
+                raise ValueError(f"card id {card} is not held by the player to move")
+            kept = kept or r == rest
+            res[k] = r
+        return res
 
     def tables(self, const uint8_t[:, :, ::1] counts, const int[::1] strains,
                const int[:, ::1] leaders, int out, int[:, :, ::1] result):

@@ -297,6 +297,12 @@ class _Walk:
             return 0
         return self.solver.solve(self.counts, self.strain, self.leader, self.out, self.trick, guess)
 
+    def values(self, cards: Sequence[int], rest: int, last_keeps: bool = False) -> list[int]:
+        """NS tricks of the rest after each of ``cards`` (the player to move's), given
+        ``rest``, the rest's exact value now (see ``Solver.values``)."""
+        return self.solver.values(self.counts, self.strain, self.leader, self.out, self.trick,
+                                  cards, rest, last_keeps)
+
     def can(self, target: int) -> bool:
         if target <= 0:
             return True
@@ -358,41 +364,12 @@ def _walk_groups(w: _Walk) -> list[list[int]]:
 
 def _score_groups(w: _Walk, root: int, groups: list[list[int]]) -> list[tuple[int, bool]]:
     """(NS total tricks, optimal) per group for the mover of ``w`` whose rest is worth ``root``
-    NS tricks: a null-window check at the known value first, an exact count only for a card
-    that loses tricks."""
-    ns_moves = (w.to_move & 1) == 0
+    NS tricks: in the core, a null-window check at the known value for each group's card, an
+    exact count only for a card that loses tricks (the last group keeps the value when no
+    other does)."""
     base = w.won[0]
-    out = []
-    found = False
-    for i, g in enumerate(groups):
-        card = g[0]
-        if i == len(groups) - 1 and not found:
-            out.append((base + root, True))    # some card keeps the value: this one
-            break
-        w.push(card)
-        need = base + root - w.won[0]          # rest the child must reach to keep the value
-        ok = w.can(need) if ns_moves else not w.can(need + 1)
-        if ok:
-            out.append((base + root, True))
-            found = True
-        else:
-            out.append((w.won[0] + _exact_beyond(w, need, ns_moves), False))
-        w.pop(card)
-    return out
-
-
-def _exact_beyond(w: _Walk, need: int, ns_moves: bool) -> int:
-    """NS rest of ``w`` known to be below ``need`` (an NS mover's bad card) or above it (an EW
-    mover's): step the null window away from ``need`` (the first step is the likely answer)."""
-    if ns_moves:
-        t = need - 1
-        while t > 0 and not w.can(t):
-            t -= 1
-        return t
-    t = need + 2
-    while t <= w.left and w.can(t):
-        t += 1
-    return t - 1
+    rests = w.values([g[0] for g in groups], root, last_keeps=True)
+    return [(base + r, r == root) for r in rests]
 
 
 def card_values(position: Position, lines: bool = False) -> list[CardValue]:
@@ -566,11 +543,9 @@ def analyse_play(deal: Deal, strain: int | str, leader: int | str, played: Itera
         ns_moves = (p & 1) == 0
         before_ns = w.won[0] + rest
         trick_no = _trick_number(w)
+        after_ns = w.won[0] + w.values([int(card)], rest)[0]
         winner = w.push(int(card))
-        need = before_ns - w.won[0]
-        ok = w.can(need) if ns_moves else not w.can(need + 1)
-        new_rest = need if ok else _exact_beyond(w, need, ns_moves)
-        after_ns = w.won[0] + new_rest
+        new_rest = after_ns - w.won[0]
         cost = (before_ns - after_ns) if ns_moves else (after_ns - before_ns)
         best: list[Card] = []
         if cost:

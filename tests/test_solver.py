@@ -123,6 +123,11 @@ def test_core_rejects_bad_arguments():
         s.solve(counts, 0, 1, out=1)
     with pytest.raises(ValueError):
         s.solve(counts, 0, 0, -1, (1, 2, 3, 4))
+    counts[0, 5] = 1                     # N holds card 5 only: card 6 is not N's
+    with pytest.raises(ValueError, match="not held"):
+        s.values(counts, 0, 0, -1, (), [6], 0)
+    with pytest.raises(ValueError, match="out of range"):
+        s.values(counts, 0, 0, -1, (), [24], 0)
 
 
 def test_reference_guess_does_not_change_the_answer():
