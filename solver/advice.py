@@ -817,8 +817,8 @@ def _win(preset: Preset, o: _Outcome, my_side: int, us: int, them: int, target: 
 
 def default_samples(preset: Preset | str) -> int:
     """Random deals :func:`advise` draws unless told: 500, but 24 for a 12-card hand (double48),
-    where one deal's DD table and lone results take seconds (10–20 s a deal on one core of
-    the machine in the README)."""
+    where one deal's DD table and lone results take seconds (1–3 s a deal on one core of the
+    machine in the README)."""
     return 24 if get_preset(preset).deck.hand > 8 else 500
 
 
