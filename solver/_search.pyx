@@ -372,7 +372,7 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
                 # fewest other winners), then leading toward partner's winner or partner's
                 # ruff, and drawing trumps only after those, gives proofs a third smaller than
                 # drawing trumps first; a trump winner when the opponents hold no trumps comes
-                # after every low lead (it wastes a trick's tempo).
+                # after every low lead no opponent can ruff (it wastes a trick's tempo).
                 if b >= top_opp:              # beats every opponent's card of the suit
                     if s == c.trump:
                         sc = 120 if opp_t else 90
@@ -883,13 +883,21 @@ cdef class Solver:
         cdef int tr[4]
         cdef int nt = _load_trick(trick, tr)
         _check(counts, strain, leader, out)
-        cdef int n = len(cards), k, card, r
+        cdef int n = len(cards), k, card, r, p = leader
         cdef bint kept = 0
-        res = [0] * n
-        for k in range(n):
-            card = int(cards[k])
+        for k in range(nt):             # the player to move: after the trick's cards so far
+            p = (p + 1) & 3
+            if p == out:
+                p = (p + 1) & 3
+        ids = [int(x) for x in cards]
+        for card in ids:
             if card < 0 or card > 23:
                 raise ValueError("card id out of range")
+            if counts[p, card] == 0:
+                raise ValueError(f"card id {card} is not held by the player to move")
+        res = [0] * n
+        for k in range(n):
+            card = ids[k]
             if last_keeps and k == n - 1 and not kept:
                 res[k] = rest
                 break

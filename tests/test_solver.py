@@ -128,6 +128,8 @@ def test_core_rejects_bad_arguments():
         s.values(counts, 0, 0, -1, (), [6], 0)
     with pytest.raises(ValueError, match="out of range"):
         s.values(counts, 0, 0, -1, (), [24], 0)
+    with pytest.raises(ValueError, match="not held"):   # also the card last_keeps skips
+        s.values(counts, 0, 0, -1, (), [5, 6], 0, True)
 
 
 def test_reference_guess_does_not_change_the_answer():
