@@ -8,6 +8,7 @@ lines, the progress bar and the summary go to stderr.  Exit codes: 0 ok, 1 inter
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from typing import List, Optional
@@ -134,6 +135,7 @@ def batch(
         B.check_run_options(executor, chunk_size)
         if resume and overwrite:
             raise B.BatchError("give either --resume (finish the output) or --overwrite (start again)")
+        B.check_resume_output(output, resume)
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
             raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
         if alone and not p.lone_bids and not p.extra.get("lone_exchange"):
@@ -158,7 +160,11 @@ def batch(
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
-            if total == 0:
+            if total is None:       # stdin: wait for its first line before making any output
+                first = next(records, None)
+                if first is not None:
+                    records = itertools.chain([first], records)
+            if total == 0 or (total is None and first is None):
                 raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
         summary = B.Summary(p, d)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
@@ -206,9 +212,12 @@ def batch(
             for t in summary_tables(summary):
                 err.print(t)
         where = f" → {output}" if output else ""
-        err.print(f"solved {counted(report.solved, 'deal')} in {report.seconds:.1f} s "
-                  f"({rate_text(report.rate)} deals/s, {_workers(report.jobs, report.executor)}); "
-                  f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
+        # two lines: what was solved and how fast; what else happened and where it went
+        secs = f"{report.seconds:.1f} s" if report.seconds >= 0.95 else f"{report.seconds * 1000:.0f} ms"
+        err.print(f"solved {counted(report.solved, 'deal')} in {secs} "
+                  f"({rate_text(report.rate)} deals/s, {_workers(report.jobs, report.executor)})",
+                  highlight=False, soft_wrap=True)
+        err.print(f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
                   highlight=False, soft_wrap=True)
     if report.stopped is not None:
         raise fail(f"stopped at {in_name}line {report.stopped.lineno} (--strict): {report.stopped.message}")

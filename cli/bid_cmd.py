@@ -14,8 +14,8 @@ from solver.auction import format_action
 from solver.notation import Deal
 from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
 
-from .common import (compass, deal_hands, each_stdin_line, err, guard, out, print_json, refuse_file,
-                     simple_table)
+from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out, print_json,
+                     refuse_file, simple_table)
 
 
 def register(app: typer.Typer) -> None:
@@ -149,6 +149,17 @@ def _from_record(path: str, index: int, preset: Optional[str]):
             prefix, own)
 
 
+def _refuse_not_a_hand(text: str) -> None:
+    """A HAND that is a whole deal or a file: say what bid takes instead."""
+    import os
+    if ":" in text or (text.count(".") > 3 and len(text.split()) > 1):
+        raise BadInput(f"HAND {clip(text, 40)!r} is a deal; bid takes one hand (like 'AJ.KQ9..JT') "
+                       "with --seat, or full deals, one a line, with --deals FILE")
+    if os.path.isfile(text):
+        raise BadInput(f"HAND {text!r} is a file; bid takes one hand (like 'AJ.KQ9..JT'), full "
+                       "deals with --deals FILE or a hand record with --record FILE")
+
+
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
              record, index, workers, exact=False, json_out) -> None:
     from solver.advice import advise, default_samples
@@ -168,6 +179,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     else:
         if hand is None:
             raise RulesError("give a HAND (like 'AJ.KQ9..JT' or 'SA SJ HK') or --record FILE")
+        _refuse_not_a_hand(hand)
         if seat is None or dealer is None:
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
@@ -225,6 +237,18 @@ def _spark(hist: list) -> str:
     return "".join(_BARS[round(8 * h / top)] for h in hist)
 
 
+def _shown_levels(stats: list, levels: list, most: int = 8) -> list:
+    """The number-bid levels k that get a P≥k column: all of them when there are at most
+    ``most`` (every preset but double48, whose 12 levels do not fit 80 columns); else the
+    levels where some strain is neither sure (1.00) nor hopeless (0.00), the highest ``most``
+    of them (the bidding is decided at the top)."""
+    if len(levels) <= most:
+        return levels
+    keep = [k for k in levels
+            if any(0.005 <= s.p_at_least[k] < 0.995 for s in stats)] or levels[-most:]
+    return keep[-most:]
+
+
 def _show_advice(adv, own_call: Optional[str]) -> None:
     from solver.notation import format_hand
 
@@ -241,9 +265,13 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     tab.add_column("")
     tab.add_column(f"0..{n}", no_wrap=True, min_width=n + 1)
     tab.add_column("mean", justify="right")
-    levels = sorted(next(iter(adv.strains.values())).p_at_least)
+    all_levels = sorted(next(iter(adv.strains.values())).p_at_least)
+    levels = _shown_levels(list(adv.strains.values()), all_levels)
     for k in levels:
         tab.add_column(f"P≥{k}", justify="right")
+    if levels != all_levels:
+        tab.caption = (f"P≥k for k = {levels[0]}..{levels[-1]} of {all_levels[0]}..{all_levels[-1]} "
+                       "(--json has every level)")
     lone_names = list(next(iter(adv.strains.values())).p_all_alone)
     for nm in lone_names:
         tab.add_column(f"all\n{nm}", justify="right", min_width=len(nm))

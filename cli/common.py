@@ -125,15 +125,19 @@ def source_name(source: str) -> str:
 def each_stdin_line(handle: Callable[[int, str], None]) -> int:
     """Call ``handle(line number, text)`` for each deal line on stdin; a line it rejects (a
     ValueError, the library's errors included) is reported on stderr with its number and
-    skipped.  Returns the number of bad lines (the command then exits 2)."""
-    bad = 0
+    skipped.  Returns the number of bad lines (the command then exits 2).  Stdin without a
+    deal line is bad input too (as an empty file is to ``batch``)."""
+    bad = seen = 0
     with guard():
         for lineno, text in read_lines("-"):
+            seen += 1
             try:
                 handle(lineno, text)
             except (ValueError, BidEuchreError) as exc:
                 bad += 1
                 err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
+        if not seen:
+            raise BadInput(f"{source_name('-')}: no deals (only blank or # lines)")
     return bad
 
 

@@ -143,6 +143,10 @@ def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
         tab.add_row(seat.name, *(str(t.tricks[seat][st]) for st in t.strains))
     out.print(tab)
     out.print(f"preset {preset.name} · {lead}", soft_wrap=True)
+    held, dealt = len(deal.hands[0]), deal.deck.hand
+    if held < dealt:     # a deal of another deck form under the wrong preset looks like this
+        out.print(f"[yellow]partial deal: {held} of the {dealt} cards a hand of {deal.deck.name}"
+                  "[/yellow]", highlight=False)
     if alone:
         show_lone_table(lone_table(deal, preset, dealer), preset)
 

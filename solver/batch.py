@@ -122,6 +122,12 @@ def _lines(source) -> Iterator[tuple[int, str]]:
             yield i, text
 
 
+def check_resume_output(path, resume: bool) -> None:
+    """Raise BatchError for ``--resume`` without an output file (stdout cannot be resumed)."""
+    if resume and path in (None, "-"):
+        raise BatchError("--resume needs --output FILE (results on stdout cannot be resumed)")
+
+
 def count_input_lines(source) -> int | None:
     """Number of deal lines (non-blank, non-comment) in a file, or None for stdin."""
     if not isinstance(source, (str, os.PathLike)) or str(source) == "-":
@@ -553,12 +559,10 @@ class Writer:
         self.done: set[str] = set()
         self.done_deals: dict[str, Deal] = {}       # id -> the deal written for it
         self.written = 0
-        if self.path is None:
-            if resume:
-                raise BatchError("--resume needs --output FILE (results on stdout cannot be resumed)")
-        elif resume:
+        check_resume_output(path, resume)
+        if self.path is not None and resume:
             self._resume()
-        elif self._exists():
+        elif self.path is not None and self._exists():
             if not overwrite:
                 raise BatchError(f"output {str(self.path)!r} exists; rerun with --resume to finish it "
                                  f"or --overwrite to start again")

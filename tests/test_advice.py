@@ -323,6 +323,13 @@ def test_bid_cli_json_and_record(tmp_path):
     assert obj["actions"][0]["action"] != "pass" or obj["preset"] == "standard"
     bad = runner.invoke(app, ["bid", "AJ.KQ..JT", "--seat", "S", "--dealer", "N"])
     assert bad.exit_code == 2 and "turn" in bad.output
+    # a deal or a file where the hand goes: one line saying what bid takes instead
+    deal = real_deals(1)[0]
+    for wrong, what in [(deal, "is a deal; bid takes one hand"),
+                        (deal.split(":", 1)[1], "is a deal; bid takes one hand"),
+                        (str(rec), "is a file; bid takes one hand")]:
+        bad = runner.invoke(app, ["bid", wrong, "--seat", "E", "--dealer", "N"])
+        assert bad.exit_code == 2 and what in bad.stderr and len(bad.stderr.splitlines()) == 1, bad.output
 
 
 def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
@@ -344,13 +351,16 @@ def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
 
 def test_bid_cli_tables_fit_80_columns():
     """The strain and action tables keep every header and value whole in 80 columns, with
-    the double32 lone bids and the game column of --score."""
+    the double32 lone bids, the game column of --score and double48's twelve levels."""
     from cli.app import app
     runner = CliRunner()
     for args, words in [(["SA SA SK HK DA CA CK CQ", "--preset", "double32", "--samples", "6"],
                          ["two-card", "one-card", "moonshot", "P(decl)"]),
                         (["AJ.KQ..JT", "--samples", "20", "--score", "25-28"],
-                         ["P(win)", "±best", "NT↓"])]:
+                         ["P(win)", "±best", "NT↓"]),
+                        # double48: 12 levels, the columns of the undecided ones
+                        (["AKJ.KQJ.KQJJ.QQ", "--preset", "double48", "--samples", "3"],
+                         ["mean", "P≥7", "--json has every level"])]:
         res = runner.invoke(app, ["bid", args[0], "--seat", "E", "--dealer", "N", *args[1:]],
                             env={"COLUMNS": "80"})
         assert res.exit_code == 0, res.output

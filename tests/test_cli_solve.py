@@ -97,6 +97,20 @@ def test_a_file_of_deals_or_an_empty_one(tmp_path):
     r = run("batch", str(e), "-o", str(tmp_path / "out.jsonl"))
     assert r.exit_code == 2 and "empty.txt: no deals" in r.stderr
     assert not (tmp_path / "out.jsonl").exists()
+    # stdin with no deal is refused the same way, by every command that reads it
+    for args in (["solve", "-"], ["par", "-"], ["batch", "-", "-o", str(tmp_path / "out.jsonl")]):
+        for text in ("", "# nothing\n\n"):
+            r = run(*args, input=text)
+            assert r.exit_code == 2 and r.stderr.strip() == "error: stdin: no deals (only blank or # lines)", (args, r.output)
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_deal_of_fewer_cards_than_the_preset_deals_is_called_partial():
+    r = run("solve", DEAL, "--preset", "double48")          # a single24 deal: 6 cards a hand
+    assert r.exit_code == 0, r.output
+    assert "partial deal: 6 of the 12 cards a hand of double48" in r.stdout
+    r = run("solve", DEAL, "--preset", "racehorse")
+    assert r.exit_code == 0 and "partial" not in r.stdout
 
 
 def test_par_reads_stdin_one_result_a_line():
