@@ -12,7 +12,7 @@ from rich.table import Table
 
 from solver.auction import format_action
 from solver.notation import Deal
-from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat
+from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat, parse_strain
 
 from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out, print_json,
                      refuse_file, simple_table)
@@ -232,6 +232,11 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
 _BARS = " ▁▂▃▄▅▆▇█"
 
 
+def _symbol(strain: Optional[str]) -> str:
+    """A strain as the tables draw it (♠ ♥ ♦ ♣ NT NT↓); empty for none."""
+    return parse_strain(strain).symbol if strain else ""
+
+
 def _spark(hist: list) -> str:
     top = max(hist) or 1
     return "".join(_BARS[round(8 * h / top)] for h in hist)
@@ -293,14 +298,14 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
         ev = f"{r.ev:+.2f}" if r.exact else f"{r.ev:+.2f}…{r.ev_max:+.2f}"
-        row = [r.action + mark, r.strain or "", ev, f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
+        row = [r.action + mark, _symbol(r.strain), ev, f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
                "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
         if with_win:
             row.append(f"{r.p_win:.3f}")
         act.add_row(*row)
     out.print(act)
     rec = adv.recommend
-    out.print(f"[bold]recommend: {rec.action}{(' ' + rec.strain) if rec.strain else ''}[/bold] "
+    out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
     if with_win:
         g = adv.best_for_game

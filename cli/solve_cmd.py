@@ -117,7 +117,8 @@ def show_lone_table(lt: LoneTable, preset) -> None:
         # the long heading and key go on lines of their own (wrapped at word boundaries): a
         # narrow table would fold them into its own width
         out.print()
-        out.print(f"[bold]Lone {bid.name}[/bold] · {words} · first lead: {lead}", highlight=False)
+        name = "Alone" if bid.name == "alone" else f"Lone {bid.name}"     # pepper's bid is "alone"
+        out.print(f"[bold]{name}[/bold] · {words} · first lead: {lead}", highlight=False)
         tab = simple_table(padding=(0, 1, 0, 0))
         tab.add_column("lone", justify="center", style="bold cyan", no_wrap=True, min_width=4)
         for st in lt.strains:
