@@ -113,7 +113,7 @@ def batch(
     strict: bool = typer.Option(False, "--strict", help="Stop at the first malformed line (after writing the deals before it)."),
     generate: Optional[int] = typer.Option(None, "--generate", help="Solve N uniform random deals of the preset's deck instead of reading input."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --generate (default: random, printed)."),
-    hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ9..JT); repeatable."),
+    hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),
     dask: Optional[str] = typer.Option(None, "--dask", help="'local': run chunks on a local Dask cluster of --jobs workers."),
     executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads, the solver releases the GIL; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),

@@ -90,7 +90,7 @@ def par_cmd(
 # bid
 
 def bid_cmd(
-    hand: Optional[str] = typer.Argument(None, help="The hand: 'AJ.KQ9..JT' or card tokens 'SA SJ HK ...'."),
+    hand: Optional[str] = typer.Argument(None, help="The hand: 'AJ.KQ..JT' or card tokens 'SA SJ HK ...'."),
     seat: Optional[str] = typer.Option(None, "--seat", "-s", help="The hand's seat (N E S W)."),
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat."),
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset (default standard, or the record's)."),
@@ -150,14 +150,17 @@ def _from_record(path: str, index: int, preset: Optional[str]):
 
 
 def _refuse_not_a_hand(text: str) -> None:
-    """A HAND that is a whole deal or a file: say what bid takes instead."""
+    """A HAND that is a file, a whole deal or a hand with its seat: say what bid takes."""
     import os
-    if ":" in text or (text.count(".") > 3 and len(text.split()) > 1):
-        raise BadInput(f"HAND {clip(text, 40)!r} is a deal; bid takes one hand (like 'AJ.KQ9..JT') "
-                       "with --seat, or full deals, one a line, with --deals FILE")
     if os.path.isfile(text):
-        raise BadInput(f"HAND {text!r} is a file; bid takes one hand (like 'AJ.KQ9..JT'), full "
+        raise BadInput(f"HAND {text!r} is a file; bid takes one hand (like 'AJ.KQ..JT'), full "
                        "deals with --deals FILE or a hand record with --record FILE")
+    if ":" in text and len(text.split(":", 1)[1].split()) == 1:
+        raise BadInput(f"HAND {clip(text, 40)!r}: give the hand without its seat "
+                       "(like 'AJ.KQ..JT'); --seat says whose it is")
+    if ":" in text or (text.count(".") > 3 and len(text.split()) > 1):
+        raise BadInput(f"HAND {clip(text, 40)!r} is a deal; bid takes one hand (like 'AJ.KQ..JT') "
+                       "with --seat, or full deals, one a line, with --deals FILE")
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
@@ -178,7 +181,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         auction_v = auction or " ".join(prefix)
     else:
         if hand is None:
-            raise RulesError("give a HAND (like 'AJ.KQ9..JT' or 'SA SJ HK') or --record FILE")
+            raise RulesError("give a HAND (like 'AJ.KQ..JT' or 'SA SJ HK') or --record FILE")
         _refuse_not_a_hand(hand)
         if seat is None or dealer is None:
             raise RulesError("--seat and --dealer are needed with a HAND")
@@ -244,14 +247,24 @@ def _spark(hist: list) -> str:
 
 def _shown_levels(stats: list, levels: list, most: int = 8) -> list:
     """The number-bid levels k that get a P≥k column: all of them when there are at most
-    ``most`` (every preset but double48, whose 12 levels do not fit 80 columns); else the
-    levels where some strain is neither sure (1.00) nor hopeless (0.00), the highest ``most``
-    of them (the bidding is decided at the top)."""
+    ``most`` (every preset but double48, whose 12 levels do not fit 80 columns); else ``most``
+    levels in a row around those where some strain is neither sure (1.00) nor hopeless (0.00),
+    the highest of them when they span more (the bidding is decided at the top); with no such
+    level, around the first level some strain is not sure of."""
     if len(levels) <= most:
         return levels
-    keep = [k for k in levels
-            if any(0.005 <= s.p_at_least[k] < 0.995 for s in stats)] or levels[-most:]
-    return keep[-most:]
+    open_ = [i for i, k in enumerate(levels) if any(0.005 <= s.p_at_least[k] < 0.995 for s in stats)]
+    if open_:
+        i, j = open_[0], open_[-1]
+    else:
+        sure = [i for i, k in enumerate(levels) if any(s.p_at_least[k] >= 0.995 for s in stats)]
+        i = j = min(sure[-1] + 1, len(levels) - 1) if sure else 0
+    while j - i + 1 < most:             # room left: widen, upward first
+        if j < len(levels) - 1:
+            j += 1
+        if j - i + 1 < most and i > 0:
+            i -= 1
+    return levels[max(i, j - most + 1):j + 1]
 
 
 def _show_advice(adv, own_call: Optional[str]) -> None:

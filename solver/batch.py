@@ -129,8 +129,9 @@ def check_resume_output(path, resume: bool) -> None:
 
 
 def count_input_lines(source) -> int | None:
-    """Number of deal lines (non-blank, non-comment) in a file, or None for stdin."""
-    if not isinstance(source, (str, os.PathLike)) or str(source) == "-":
+    """Number of deal lines (non-blank, non-comment) in a file, or None for stdin or another
+    stream (a pipe named like ``/dev/stdin`` can be read only once)."""
+    if not isinstance(source, (str, os.PathLike)) or str(source) == "-" or not os.path.isfile(source):
         return None
     n = 0
     with open(source, "rb") as fh:
@@ -193,7 +194,7 @@ def read_records(source, deck: DeckForm | str = "single24",
 
 
 def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, list[int]]:
-    """Read ``SEAT=HAND`` specs (``N=AJ.KQ9..JT``) into {seat: cards}.
+    """Read ``SEAT=HAND`` specs (``N=AJ.KQ..JT``) into {seat: cards}.
 
     Each hand must hold exactly a full hand of ``deck`` and no card more often than the deck
     has it (across all the fixed hands).  Raises NotationError naming the spec.
@@ -205,7 +206,7 @@ def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, 
     for spec in specs:
         seat_text, sep, hand_text = spec.partition("=")
         if not sep:
-            raise NotationError(f"cannot read --hand {spec!r}: expected SEAT=HAND, like N=AJ.KQ9..JT")
+            raise NotationError(f"cannot read --hand {spec!r}: expected SEAT=HAND, like N=AJ.KQ..JT")
         seat = parse_seat(seat_text.strip())
         if seat in fixed:
             raise NotationError(f"--hand {spec!r}: seat {seat.name} is fixed twice")

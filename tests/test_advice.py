@@ -327,6 +327,7 @@ def test_bid_cli_json_and_record(tmp_path):
     deal = real_deals(1)[0]
     for wrong, what in [(deal, "is a deal; bid takes one hand"),
                         (deal.split(":", 1)[1], "is a deal; bid takes one hand"),
+                        ("E:AJ.KQ..JT", "give the hand without its seat"),
                         (str(rec), "is a file; bid takes one hand")]:
         bad = runner.invoke(app, ["bid", wrong, "--seat", "E", "--dealer", "N"])
         assert bad.exit_code == 2 and what in bad.stderr and len(bad.stderr.splitlines()) == 1, bad.output
@@ -357,7 +358,7 @@ def test_bid_cli_tables_fit_80_columns():
     for args, words in [(["SA SA SK HK DA CA CK CQ", "--preset", "double32", "--samples", "6"],
                          ["two-card", "one-card", "moonshot", "P(decl)"]),
                         (["AJ.KQ..JT", "--samples", "20", "--score", "25-28"],
-                         ["P(win)", "±best", "NT↓"]),
+                         ["P(win)", "±best", "NT↓", "recommend: 5 ♣"]),
                         # double48: 12 levels, the columns of the undecided ones
                         (["AKJ.KQJ.KQJJ.QQ", "--preset", "double48", "--samples", "3"],
                          ["mean", "P≥7", "--json has every level"])]:
@@ -368,6 +369,9 @@ def test_bid_cli_tables_fit_80_columns():
         assert max(len(line) for line in lines) <= 80
         for w in words:
             assert w in res.stdout, w
+        # strains drawn as in the other tables: the recommended row too (unless a pass)
+        if "recommend: pass" not in res.stdout:
+            assert any("◀" in line and any(sym in line for sym in "♠♥♦♣") for line in lines)
         # no cell cut short: an ellipsis only inside EV ranges (digits on both sides)
         for line in lines:
             for i, ch in enumerate(line):

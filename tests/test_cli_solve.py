@@ -97,7 +97,7 @@ def test_a_file_of_deals_or_an_empty_one(tmp_path):
     r = run("batch", str(e), "-o", str(tmp_path / "out.jsonl"))
     assert r.exit_code == 2 and "empty.txt: no deals" in r.stderr
     assert not (tmp_path / "out.jsonl").exists()
-    # stdin with no deal is refused the same way, by every command that reads it
+    # stdin with no deal is refused the same way by solve, par and batch
     for args in (["solve", "-"], ["par", "-"], ["batch", "-", "-o", str(tmp_path / "out.jsonl")]):
         for text in ("", "# nothing\n\n"):
             r = run(*args, input=text)
@@ -111,6 +111,13 @@ def test_a_deal_of_fewer_cards_than_the_preset_deals_is_called_partial():
     assert "partial deal: 6 of the 12 cards a hand of double48" in r.stdout
     r = run("solve", DEAL, "--preset", "racehorse")
     assert r.exit_code == 0 and "partial" not in r.stdout
+
+
+def test_lone_table_titles_name_the_bid():
+    r = run("solve", DEAL, "--preset", "pepper", "--alone")       # pepper's lone bid is "alone"
+    assert r.exit_code == 0 and "Alone ·" in r.stdout and "Lone alone" not in r.stdout, r.output
+    r = run("solve", DEAL, "--alone")                               # standard: 12 and 24
+    assert "Lone 12 ·" in r.stdout and "Lone 24 ·" in r.stdout, r.output
 
 
 def test_par_reads_stdin_one_result_a_line():
