@@ -37,8 +37,7 @@ def _workers(n: int, executor: str) -> str:
     """``2 worker threads``, ``1 worker process``, ``4 Dask workers``."""
     one, many = {"thread": ("worker thread", "worker threads"),
                  "process": ("worker process", "worker processes"),
-                 "dask": ("Dask worker", "Dask workers")}.get(
-        executor, (f"{executor} worker", f"{executor} workers"))
+                 "dask": ("Dask worker", "Dask workers")}[executor]
     return f"{n:,} {one if n == 1 else many}"
 
 
@@ -133,9 +132,7 @@ def batch(
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
         B.check_run_options(executor, chunk_size)
-        if resume and overwrite:
-            raise B.BatchError("give either --resume (finish the output) or --overwrite (start again)")
-        B.check_resume_output(output, resume)
+        B.check_resume_output(output, resume, overwrite)
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
             raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
         if alone and not p.lone_bids and not p.extra.get("lone_exchange"):

@@ -901,10 +901,8 @@ cdef class Solver:
             if last_keeps and k == n - 1 and not kept:
                 res[k] = rest
                 break
-            with nogil:
+            with nogil:                 # every card is the mover's (checked above): r >= 0
                 r = move_value(&self.c, &counts[0, 0], strain, leader, out, tr, nt, card, rest)
-            if r < 0:
-                raise ValueError(f"card id {card} is not held by the player to move")
             kept = kept or r == rest
             res[k] = r
         return res

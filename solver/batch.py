@@ -122,8 +122,11 @@ def _lines(source) -> Iterator[tuple[int, str]]:
             yield i, text
 
 
-def check_resume_output(path, resume: bool) -> None:
-    """Raise BatchError for ``--resume`` without an output file (stdout cannot be resumed)."""
+def check_resume_output(path, resume: bool, overwrite: bool = False) -> None:
+    """Raise BatchError for ``--resume`` with ``--overwrite``, or without an output file
+    (stdout cannot be resumed)."""
+    if resume and overwrite:
+        raise BatchError("give either --resume (finish the output) or --overwrite (start again)")
     if resume and path in (None, "-"):
         raise BatchError("--resume needs --output FILE (results on stdout cannot be resumed)")
 
@@ -558,9 +561,9 @@ class Writer:
         self.alone, self.par = alone, par
         self.summary = summary
         self.done: set[str] = set()
-        self.done_deals: dict[str, Deal] = {}       # id -> the deal written for it
+        self.done_deals: dict[str, tuple] = {}      # id -> the deal as written (see _stored)
         self.written = 0
-        check_resume_output(path, resume)
+        check_resume_output(path, resume, overwrite)
         if self.path is not None and resume:
             self._resume()
         elif self.path is not None and self._exists():
@@ -598,19 +601,27 @@ class Writer:
         dealer): the output was started from another input (or another ``--seed``), and
         resuming would mix the two."""
         key = str(rec.id)
-        have = self.done_deals.get(key)
+        stored = self.done_deals.get(key)
+        if stored is None or stored == self._stored(rec.deal):     # as this run would write it
+            return
+        have = self._stored_deal(stored)
         if have is not None and have != rec.deal:        # hands and dealer, whatever seat first
             raise BatchError(f"cannot resume {str(self.path)!r}: it holds id {key!r} with another deal "
                              f"or dealer than this input's (was it started from another input or --seed?)")
 
-    def _stored_deal(self, text, dealer) -> Deal | None:
-        """A deal as a text output stores it (None if it cannot be read)."""
+    def _stored(self, deal: Deal) -> tuple:
+        """A deal as a text output stores it: (deal text, dealer name).  Resume keeps these
+        and reads one back into a Deal only when it differs from the input's."""
+        return deal.pbn(), deal.dealer.name
+
+    def _stored_deal(self, stored: tuple) -> Deal | None:
+        """The Deal of a stored form (None if it cannot be read)."""
         try:
-            return Deal.from_pbn(text, self.deck, dealer)
+            return Deal.from_pbn(stored[0], self.deck, stored[1])
         except (BidEuchreError, TypeError, ValueError):
             return None
 
-    def _seen(self, rid, table: np.ndarray | None, par, deal=None) -> None:
+    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None) -> None:
         key = str(rid)
         if key in self.done:
             raise BatchError(f"output {str(self.path)!r} holds id {key!r} twice; cannot resume it")
@@ -665,7 +676,7 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"), self._stored_deal(obj.get("deal"), obj.get("dealer")))
+                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -733,7 +744,7 @@ class CsvWriter(_TextWriter):
                     par = json.loads(row[par_col]) if par_col is not None else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par, self._stored_deal(row[1], row[3]))
+                self._seen(row[0], table, par, (row[1], row[3]))
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         rows = []
@@ -804,10 +815,20 @@ class NpzWriter(Writer):
                 ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
                 par = z["par"] if "par" in z.files else None
                 for k, rid in enumerate(ids):
-                    row = [int(c) for c in deals[k] if c >= 0]
-                    n = len(row) // 4
                     self._seen(str(rid), tables[k], None if par is None else json.loads(par[k]),
-                               Deal([row[i * n:(i + 1) * n] for i in range(4)], self.deck, int(dealers[k])))
+                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])))
+
+    def _stored(self, deal: Deal) -> tuple:
+        """A deal as the npz output stores it: (card ids hand after hand, dealer)."""
+        return tuple(c for h in deal.hands for c in h), int(deal.dealer)
+
+    def _stored_deal(self, stored: tuple) -> Deal | None:
+        cards, dealer = stored
+        n = len(cards) // 4
+        try:
+            return Deal([list(cards[i * n:(i + 1) * n]) for i in range(4)], self.deck, dealer)
+        except (BidEuchreError, TypeError, ValueError):
+            return None
 
     def _keep_finished_output(self) -> None:
         """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""

@@ -225,13 +225,13 @@ def _make_deal(hands, deck: DeckForm, dealer: Seat | None, first: Seat, where: s
         raise NotationError(f"{where}: {exc}") from None
 
 
-def _check_play(rec: HandRecord, where: str, lines: list[str] | None = None) -> None:
-    """With every hand known, the play must be legal.  An error names ``lines[i]`` (the file
-    and line of the i-th card) when given, else the record's line."""
+def _check_play(rec: HandRecord, lines: list[str] | None) -> None:
+    """With every hand known, the play must be legal.  An error names ``lines[i]``, the file
+    and line of the i-th card."""
     if rec.deal is None or not rec.play:
         return
     pos = Position(rec.deal, rec.strain, rec.leader, [], rec.lone)
-    for card, at in zip(rec.play, lines or [where] * len(rec.play)):
+    for card, at in zip(rec.play, lines):
         try:
             pos.play(card)
         except IllegalPlayError as exc:
@@ -290,8 +290,7 @@ def _ours(b: _Block, source: str) -> HandRecord:
         except NotationError as exc:
             raise NotationError(f"{at('Strain')}: {exc}") from None
     bid = b.tags["Bid"][0].strip() or None if "Bid" in b.tags else None
-    numbers = _number_bids(deck)
-    if bid is not None and bid.isdigit() and int(bid) not in numbers:
+    if bid is not None and bid.isdigit() and int(bid) not in (numbers := _number_bids(deck)):
         lone_numbers = " ".join(str(k) for k in sorted(numbers) if k > deck.hand) or "none"
         raise NotationError(f"{at('Bid')}: no bid {bid} with the {deck.name} deck (a hand has "
                             f"{deck.hand} tricks; lone bids {lone_numbers})")
@@ -320,7 +319,7 @@ def _ours(b: _Block, source: str) -> HandRecord:
                      b.tags.get("Event", ("", 0))[0], where, leader, first, {})
     if play and strain is None:
         raise NotationError(f"{where}: a record with play needs a [Strain]")
-    _check_play(rec, where, play_at)
+    _check_play(rec, play_at)
     return rec
 
 
@@ -478,7 +477,7 @@ def _ptn(b: _Block, source: str) -> HandRecord:
     rec = HandRecord(deal, hands, deck, None, dealer, declarer, strain, bid, lone, auction,
                      auction_first, play, b.tags.get("Event", ("", 0))[0], where, leader, first,
                      options)
-    _check_play(rec, where, play_at)
+    _check_play(rec, play_at)
     return rec
 
 
