@@ -132,7 +132,9 @@ def batch(
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
         B.check_run_options(executor, chunk_size)
-        B.check_resume_output(output, resume, overwrite)
+        B.check_output(output, resume, overwrite)
+        if summary_json and os.path.isdir(summary_json):
+            raise B.BatchError(f"--summary-json {summary_json!r} is a directory; give a file name")
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
             raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
         if alone and not p.lone_bids and not p.extra.get("lone_exchange"):

@@ -108,10 +108,25 @@ def simple_table(title: str | None = None, **kw) -> Table:
     return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, **kw)
 
 
+def _looks_like_record(path: str) -> bool:
+    """Whether a file starts like a hand record (a ``[Tag "value"]`` line, ours or PTN)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.strip():
+                    return line.lstrip("\ufeff").lstrip().startswith("[")
+    except OSError:
+        pass
+    return False
+
+
 def refuse_file(text: str, command: str, stdin: bool = True) -> None:
     """A DEAL argument that names a file: say how ``command`` reads deals from it (``stdin``:
     the command takes ``-`` for one deal a line on stdin; else it takes one deal itself)."""
     if ":" not in text and os.path.isfile(text):
+        if _looks_like_record(text):
+            raise BadInput(f"{text!r} is a hand record, not a deal: replay it with "
+                           f"'bideuchre replay {text}' (--index K for its K-th record)")
         how = (f"read its deals, one a line, with 'bideuchre {command} - < {text}'" if stdin
                else f"give one deal itself, like 'bideuchre {command} \"$(head -n 1 {text})\" ...'")
         raise BadInput(f"{text!r} is a file, not a deal: {how}")

@@ -134,7 +134,7 @@ def show_analysis(rec, an: PlayAnalysis) -> None:
     out.print(tab)
     f = an.final
     out.print(f"after the last card: [bold]NS {f[Side.NS]} · EW {f[Side.EW]}[/bold]"
-              + ("" if pos.is_over else " (play incomplete)"))
+              + ("" if an.complete else " (play incomplete)"))
     lost = ", ".join(f"{seat.name} {n}" for seat, n in an.lost.items() if n)
     out.print("tricks lost by mistakes: " + (lost if lost else "none (every card kept the DD value)"))
 

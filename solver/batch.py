@@ -122,9 +122,11 @@ def _lines(source) -> Iterator[tuple[int, str]]:
             yield i, text
 
 
-def check_resume_output(path, resume: bool, overwrite: bool = False) -> None:
-    """Raise BatchError for ``--resume`` with ``--overwrite``, or without an output file
-    (stdout cannot be resumed)."""
+def check_output(path, resume: bool, overwrite: bool = False) -> None:
+    """Raise BatchError for an output that is a directory, ``--resume`` with ``--overwrite``,
+    or ``--resume`` without an output file (stdout cannot be resumed)."""
+    if path not in (None, "-") and os.path.isdir(path):
+        raise BatchError(f"output {str(path)!r} is a directory; give a file name")
     if resume and overwrite:
         raise BatchError("give either --resume (finish the output) or --overwrite (start again)")
     if resume and path in (None, "-"):
@@ -563,7 +565,7 @@ class Writer:
         self.done: set[str] = set()
         self.done_deals: dict[str, tuple] = {}      # id -> the deal as written (see _stored)
         self.written = 0
-        check_resume_output(path, resume, overwrite)
+        check_output(path, resume, overwrite)
         if self.path is not None and resume:
             self._resume()
         elif self.path is not None and self._exists():

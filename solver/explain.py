@@ -180,6 +180,11 @@ class PlayAnalysis:
         return [s for s in self.steps if s.cost]
 
     @property
+    def complete(self) -> bool:
+        """Whether the cards played finish the hand (``position`` is the start of the hand)."""
+        return len(self.steps) == self.position.tricks_left * self.position.trick_size
+
+    @property
     def final(self) -> dict[Side, int]:
         """DD tricks per side after the last card played."""
         return self.steps[-1].value if self.steps else self.start

@@ -92,6 +92,15 @@ def test_a_file_of_deals_or_an_empty_one(tmp_path):
     assert r.exit_code == 2 and "par - <" in r.stderr
     r = run("explain", str(f), "--strain", "H", "--leader", "E")     # explain reads no stdin
     assert r.exit_code == 2 and "give one deal itself" in r.stderr and " - <" not in r.stderr
+    rec = Path(__file__).resolve().parent.parent / "positions/sources/trickster/basic_play.ptn"
+    for cmd in (["solve", str(rec)], ["explain", str(rec), "--strain", "H"], ["par", str(rec)]):
+        r = run(*cmd)
+        assert r.exit_code == 2 and "is a hand record, not a deal" in r.stderr, (cmd, r.output)
+        assert f"bideuchre replay {rec}" in r.stderr
+    for args in (["-o", str(tmp_path)], ["-o", str(tmp_path / "o.jsonl"), "--summary-json", str(tmp_path)]):
+        r = run("batch", str(f), *args)
+        assert r.exit_code == 2 and "is a directory; give a file name" in r.stderr, r.output
+    assert not (tmp_path / "o.jsonl").exists()
     e = tmp_path / "empty.txt"
     e.write_text("# nothing\n\n")
     r = run("batch", str(e), "-o", str(tmp_path / "out.jsonl"))

@@ -298,6 +298,31 @@ def test_cli_replay_json_and_text():
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
 
 
+def test_cli_replay_says_whether_the_play_is_complete(tmp_path):
+    """A record of all six tricks is complete; Trickster's first record stops after 2 cards."""
+    rec = tmp_path / "rec.txt"
+    rec.write_text("""[Event "real deal 3"]
+[Deck "single24"]
+[Dealer "N"]
+[Deal "N:Q.KT.J.T9 AT9.J.AK. K..Q.AKQJ J.AQ9.T9."]
+[Declarer "E"]
+[Strain "S"]
+[Bid "4"]
+[Play "E"]
+SA CJ SJ SQ
+HA HT HJ SK
+CA H9 C9 S9
+ST DQ D9 CT
+DA CQ DT DJ
+DK CK HQ HK
+""")
+    r = runner.invoke(_app(), ["replay", str(rec)])
+    assert r.exit_code == 0, r.output
+    assert "after the last card: NS 1 · EW 5" in r.stdout and "incomplete" not in r.stdout
+    r = runner.invoke(_app(), ["replay", str(TRICKSTER / "basic_play.ptn"), "--index", "1"])
+    assert r.exit_code == 0 and "(play incomplete)" in r.stdout, r.output
+
+
 def test_cli_replay_errors():
     r = runner.invoke(_app(), ["replay", str(TRICKSTER / "bid_alone.ptn"), "--index", "2"])
     assert r.exit_code == 2
