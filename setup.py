@@ -51,12 +51,31 @@ directives = {
     "cdivision": not DEBUG,
     "initializedcheck": DEBUG,
 }
+
+
+def pxd_tree() -> str:
+    """An include folder where the .pxd files stand under the import name: solver/ installs as
+    the package ``bideuchre`` (pyproject.toml: package-dir), so a cimport such as
+    ``from ._search cimport ...`` in bideuchre.search._lone looks for
+    ``bideuchre/search/_search.pxd``.  Copies keep their times, so Cython's dependency
+    tracking still sees a changed .pxd."""
+    root = Path("build") / "pxd"
+    for p in Path("solver").rglob("*"):
+        if p.suffix == ".pxd" or p.name == "__init__.py":
+            dest = root / "bideuchre" / p.relative_to("solver")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(p, dest)
+    return str(root)
+
+
+# solver/ installs as the package ``bideuchre`` (pyproject.toml: package-dir)
 extensions = [
-    Extension(f"solver.{p.stem}", [str(p)], extra_compile_args=["-O3"] + native + omp, extra_link_args=omp)
-    for p in sorted(Path("solver").glob("*.pyx"))
+    Extension("bideuchre." + ".".join(p.relative_to("solver").with_suffix("").parts), [str(p)],
+              extra_compile_args=["-O3"] + native + omp, extra_link_args=omp)
+    for p in sorted(Path("solver").rglob("*.pyx"))
 ]
 
 setup(
-    ext_modules=cythonize(extensions, compiler_directives=directives,
+    ext_modules=cythonize(extensions, compiler_directives=directives, include_path=[pxd_tree()],
                           compile_time_env={"HAVE_OPENMP": bool(omp)}),
 )

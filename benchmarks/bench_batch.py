@@ -42,8 +42,8 @@ def worker(args) -> None:
     if args.pin:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     sys.path.insert(0, str(ROOT))
-    from solver import batch as B
-    from solver.rules import get_preset
+    from bideuchre import batch as B
+    from bideuchre.rules import get_preset
 
     p = get_preset(args.preset)
     src = args.file
@@ -70,14 +70,14 @@ def worker(args) -> None:
 def burst_scaling(file, preset, deals=1000, rounds=15) -> tuple[float, float]:
     """The solver alone, in short interleaved bursts: the fastest (wall, CPU) seconds for
     ``deals`` deals with one thread pinned to one core, and with two threads (chunks of 125
-    deals through :func:`solver.batch.solve_chunk`).  Short runs catch the moments when the other programs leave a core
+    deals through :func:`bideuchre.batch.solve_chunk`).  Short runs catch the moments when the other programs leave a core
     free; the pipeline figures above need a quiet machine for a full 10-30 s run."""
     from concurrent.futures import ThreadPoolExecutor
 
     import numpy as np
     sys.path.insert(0, str(ROOT))
-    from solver import batch as B
-    from solver.rules import get_preset
+    from bideuchre import batch as B
+    from bideuchre.rules import get_preset
 
     p = get_preset(preset)
     recs = [r for r, _ in zip(B.read_records(file, p.deck), range(deals))]

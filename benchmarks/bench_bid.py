@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import advice as A  # noqa: E402
-from solver.notation import parse_hand  # noqa: E402
-from solver.rules import get_preset, parse_seat  # noqa: E402
+from bideuchre.analysis import advice as A  # noqa: E402
+from bideuchre.notation import parse_hand  # noqa: E402
+from bideuchre.rules import get_preset, parse_seat  # noqa: E402
 
 
 def run(args, workers: int) -> dict:

@@ -1,4 +1,4 @@
-"""Benchmark of solver.explain: scoring every card, and analysing a whole played hand.
+"""Benchmark of bideuchre.analysis.explain: scoring every card, and analysing a whole played hand.
 
     python benchmarks/bench_explain.py [--deals N] [--json]
 
@@ -32,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.explain import analyse_play, card_values, explain, principal_variation  # noqa: E402
-from solver.notation import Deal, Position  # noqa: E402
-from solver.rules import Seat, Strain  # noqa: E402
-from solver.solve import get_solver, solve_position  # noqa: E402
+from bideuchre.analysis.explain import analyse_play, card_values, explain, principal_variation  # noqa: E402
+from bideuchre.notation import Deal, Position  # noqa: E402
+from bideuchre.rules import Seat, Strain  # noqa: E402
+from bideuchre.search.solve import get_solver, solve_position  # noqa: E402
 
 
 def _timed(solver, fn, *args, **kw) -> float:

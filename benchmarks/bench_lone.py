@@ -10,7 +10,7 @@ timed in CPU seconds of this thread (``time.thread_time``: other programs sharin
 do not inflate it) and in wall seconds; the median, mean and 90th percentile are printed with
 the searches run per deal (null-window and exact), the exact counts among them, and the
 distinct final hands enumerated.  The transposition table is kept between deals, as in
-``solver.lone.lone_table`` (its entries are keyed on the hands, valid across deals).
+``bideuchre.analysis.lone.lone_table`` (its entries are keyed on the hands, valid across deals).
 
     python benchmarks/bench_lone.py [--deals 1000] [--double32 50] [--seed 1]
 """
@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.lone import _searcher, lone_table  # noqa: E402
-from solver.notation import Deal  # noqa: E402
-from solver.rules import DECKS  # noqa: E402
+from bideuchre.analysis.lone import _searcher, lone_table  # noqa: E402
+from bideuchre.notation import Deal  # noqa: E402
+from bideuchre.rules import DECKS  # noqa: E402
 
 REAL = ROOT / "positions" / "sources" / "real_deals_single24.txt"
 

@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.notation import Deal  # noqa: E402
-from solver.rules import DECKS, get_preset  # noqa: E402
-from solver.solve import dd_table, get_solver  # noqa: E402
+from bideuchre.notation import Deal  # noqa: E402
+from bideuchre.rules import DECKS, get_preset  # noqa: E402
+from bideuchre.search.solve import dd_table, get_solver  # noqa: E402
 
 
 def random_deals(deck: str, n: int, seed: int) -> list[Deal]:

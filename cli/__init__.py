@@ -1,0 +1,1 @@
+"""The ``bideuchre`` command line (Typer + rich), thin over the library: :mod:`bideuchre.cli.app`."""

@@ -1,4 +1,4 @@
-"""The ``bideuchre`` command: one Typer app, one module per command group (thin over solver/)."""
+"""The ``bideuchre`` command: one Typer app, one module per command group (thin over the library)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,8 @@ def _root(ctx: typer.Context,
           version: bool = typer.Option(False, "--version", help="Print the version and exit.")) -> None:
     """Double-dummy solver and hand analyser for Bid Euchre."""
     if version:
-        from importlib.metadata import PackageNotFoundError, version as _v
-        try:
-            typer.echo(_v("bideuchre"))
-        except PackageNotFoundError:
-            typer.echo("unknown")
+        from bideuchre import __version__
+        typer.echo(__version__)
         raise typer.Exit(0)
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
@@ -41,9 +38,9 @@ app.command("solve", short_help="Double-dummy tricks: the table (declarer × str
 # Command groups added by later modules register themselves here.
 for _name in ("explain_cmd", "batch_cmd", "bid_cmd"):
     try:
-        _mod = __import__(f"cli.{_name}", fromlist=["register"])
+        _mod = __import__(f"bideuchre.cli.{_name}", fromlist=["register"])
     except ModuleNotFoundError as _exc:
-        if _exc.name != f"cli.{_name}":
+        if _exc.name != f"bideuchre.cli.{_name}":
             raise
         continue
     _mod.register(app)

@@ -1,6 +1,6 @@
 """``bideuchre batch``: DD tables (and lone tables, par) of many deals, all cores, resumable.
 
-Thin over :mod:`solver.batch`.  Results go to ``--output`` (or stdout for jsonl/csv); bad
+Thin over :mod:`bideuchre.batch`.  Results go to ``--output`` (or stdout for jsonl/csv); bad
 lines, the progress bar and the summary go to stderr.  Exit codes: 0 ok, 1 internal error,
 2 bad input (a bad line, even when skipped: every good deal is still written), 130 on Ctrl-C
 (every finished chunk is written; rerun with ``--resume``).
@@ -20,9 +20,9 @@ from rich.table import Table
 from rich.markup import escape
 from rich.text import Text
 
-from solver import batch as B
-from solver.notation import counted
-from solver.rules import get_deck, get_preset
+from bideuchre import batch as B
+from bideuchre.notation import counted
+from bideuchre.rules import get_deck, get_preset
 
 from .common import err, fail, guard, simple_table, source_name
 
@@ -101,8 +101,8 @@ def batch(
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Default dealer seat (a JSON line's 'dealer' wins; default: the seat before the colon)."),
-    alone: bool = typer.Option(False, "--alone", help="Also the lone table of each deal (solver.lone)."),
-    par: bool = typer.Option(False, "--par", help="Also the par result of each deal (solver.par)."),
+    alone: bool = typer.Option(False, "--alone", help="Also the lone table of each deal (bideuchre.analysis.lone)."),
+    par: bool = typer.Option(False, "--par", help="Also the par result of each deal (bideuchre.analysis.par)."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or npz (default: from the output's name, else jsonl)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (default: stdout; npz and --resume need a file)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Workers (default: all cores)."),

@@ -1,6 +1,6 @@
 """``bideuchre par`` (all four hands known) and ``bideuchre bid`` (advice for one hand).
 
-Thin over :mod:`solver.par` and :mod:`solver.advice` (issue 6).
+Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice` (issue 6).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
-from solver.auction import format_action
-from solver.notation import Deal
-from solver.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat, parse_strain
+from bideuchre.analysis.auction import format_action
+from bideuchre.notation import Deal
+from bideuchre.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat, parse_strain
 
 from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out, print_json,
                      refuse_file, simple_table)
@@ -41,7 +41,7 @@ def par_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Par: the double-dummy auction and play with all four hands known."""
-    from solver.par import par
+    from bideuchre.analysis.par import par
 
     with guard():
         p = get_preset(preset)
@@ -129,7 +129,7 @@ def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
 def _from_record(path: str, index: int, preset: Optional[str]):
     """(hand, seat, dealer, preset name, auction prefix, the record's own call) of a hand
     record with one known hand: the calls before that seat's turn are the auction so far."""
-    from solver.records import load_record
+    from bideuchre.records import load_record
 
     rec = load_record(path, index)
     shown = [Seat(s) for s, h in enumerate(rec.hands) if h is not None]
@@ -165,8 +165,8 @@ def _refuse_not_a_hand(text: str) -> None:
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
              record, index, workers, exact=False, json_out) -> None:
-    from solver.advice import advise, default_samples
-    from solver.notation import parse_hand
+    from bideuchre.analysis.advice import advise, default_samples
+    from bideuchre.notation import parse_hand
 
     from .common import read_lines, source_name
 
@@ -268,7 +268,7 @@ def _shown_levels(stats: list, levels: list, most: int = 8) -> list:
 
 
 def _show_advice(adv, own_call: Optional[str]) -> None:
-    from solver.notation import format_hand
+    from bideuchre.notation import format_hand
 
     p = adv.preset
     order = [Seat((adv.dealer + 1 + i) % 4) for i in range(4)]

@@ -19,8 +19,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from solver.notation import Deal, format_hand
-from solver.rules import BidEuchreError, Card, Seat, Suit
+from bideuchre.notation import Deal, format_hand
+from bideuchre.rules import BidEuchreError, Card, Seat, Suit
 
 SCHEMA = 1
 def _to_devnull(stream) -> None:

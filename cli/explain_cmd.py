@@ -1,6 +1,6 @@
 """``bideuchre explain`` (every card's value and the principal line of a position) and
 ``bideuchre replay`` (the analysis of a recorded hand, trick by trick).  Thin over
-:mod:`solver.explain` and :mod:`solver.records`."""
+:mod:`bideuchre.analysis.explain` and :mod:`bideuchre.records`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.explain import Explanation, PlayAnalysis, TrickLine, analyse_record, explain
-from solver.records import load_record
-from solver.rules import Seat, Side, get_deck, get_preset
+from bideuchre.analysis.explain import Explanation, PlayAnalysis, TrickLine, analyse_record, explain
+from bideuchre.records import load_record
+from bideuchre.rules import Seat, Side, get_deck, get_preset
 
 from .common import card_text, compass, guard, out, print_json, refuse_file
 from .solve_cmd import _load_deal, _make_position

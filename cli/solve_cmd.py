@@ -9,10 +9,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
-from solver.notation import Deal, Position, parse_cards
-from solver.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
-from solver.solve import dd_table, solve_position
+from bideuchre.analysis.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
+from bideuchre.notation import Deal, Position, parse_cards
+from bideuchre.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
+from bideuchre.search.solve import dd_table, solve_position
 
 from .common import (card_text, compass, deal_hands, each_stdin_line, err, guard,
                      out, print_json, refuse_file, simple_table)
@@ -39,7 +39,7 @@ def _check_alone(preset) -> None:
 
 
 def _presets():
-    from solver.rules import PRESETS
+    from bideuchre.rules import PRESETS
     return PRESETS.items()
 
 

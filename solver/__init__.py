@@ -1,0 +1,66 @@
+"""bideuchre: the double-dummy solver and hand analyser for Bid Euchre.
+
+The public API, importable from the top (``from bideuchre import Deal, dd_table``):
+
+- rules and notation (:mod:`bideuchre.rules`, :mod:`bideuchre.notation`): ``Card``, ``Seat``,
+  ``Side``, ``Strain``, ``Preset``, ``PRESETS``, ``get_preset``, ``Deal``, ``Position``, and the
+  errors ``BidEuchreError`` (the base of every error the API raises for bad input),
+  ``NotationError``, ``IllegalPlayError``, ``RulesError``;
+- the search (:mod:`bideuchre.search`): ``dd_table`` (the DD table, a ``DDTable``),
+  ``solve_position`` (tricks per side from a position);
+- analyses (:mod:`bideuchre.analysis`): ``lone_table`` (lone bids with their best exchange),
+  ``card_values`` and ``explain`` (every card's value, the principal variation),
+  ``analyse_play`` (a played hand card by card), ``par`` (the double-dummy auction),
+  ``advise`` (what to bid with one hand, by sampling the unseen cards);
+- records (:mod:`bideuchre.records`): ``HandRecord``, ``read_records``, ``load_record``.
+
+Names load on first use (PEP 562), so ``import bideuchre`` and the command line start fast;
+``bideuchre.batch`` (many deals, all cores) is imported by name.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.2.0"
+
+# public name -> module that defines it (relative to this package)
+_EXPORTS = {
+    "BidEuchreError": ".rules", "NotationError": ".rules", "IllegalPlayError": ".rules",
+    "RulesError": ".rules", "Card": ".rules", "Seat": ".rules", "Side": ".rules",
+    "Strain": ".rules", "Preset": ".rules", "PRESETS": ".rules", "get_preset": ".rules",
+    "Deal": ".notation", "Position": ".notation",
+    "DDTable": ".search.solve", "dd_table": ".search.solve", "solve_position": ".search.solve",
+    "lone_table": ".analysis.lone", "LoneTable": ".analysis.lone", "LoneResult": ".analysis.lone",
+    "card_values": ".analysis.explain", "explain": ".analysis.explain",
+    "analyse_play": ".analysis.explain", "par": ".analysis.par", "ParResult": ".analysis.par",
+    "advise": ".analysis.advice", "Advice": ".analysis.advice",
+    "HandRecord": ".records", "read_records": ".records", "load_record": ".records",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from .analysis.advice import Advice, advise
+    from .analysis.explain import analyse_play, card_values, explain
+    from .analysis.lone import LoneResult, LoneTable, lone_table
+    from .analysis.par import ParResult, par
+    from .notation import Deal, Position
+    from .records import HandRecord, load_record, read_records
+    from .rules import (PRESETS, BidEuchreError, Card, IllegalPlayError, NotationError, Preset,
+                        RulesError, Seat, Side, Strain, get_preset)
+    from .search.solve import DDTable, dd_table, solve_position
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bideuchre' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

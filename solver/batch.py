@@ -10,9 +10,9 @@ The pipeline (issue 5):
   from its own ``numpy`` generator seeded with ``(seed, block)``), so the same seed gives the
   same deals whatever the number of workers or the chunk size.
 - **Work**: :func:`solve_chunk` solves a chunk of deals in one call of the Cython core
-  (``solver._search.solve_tables``, which runs without the GIL), then turns the core's NS
-  tricks into declaring-side tables with :func:`solver.solve.table_from_ns`, exactly as
-  :func:`solver.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
+  (``bideuchre.search._search.solve_tables``, which runs without the GIL), then turns the core's NS
+  tricks into declaring-side tables with :func:`bideuchre.search.solve.table_from_ns`, exactly as
+  :func:`bideuchre.search.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
   the GIL, so threads scale and nothing is pickled), a process pool, or a Dask cluster.
 - **Output**: :class:`JsonlWriter`, :class:`CsvWriter`, :class:`NpzWriter` write each chunk as
   soon as it (and every chunk before it) is done: JSON lines and CSV rows are appended, flushed
@@ -45,13 +45,13 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import _search
+from .search import _search
 from .notation import Deal, counted, parse_hand
 from .rules import (
     BidEuchreError, DeckForm, NotationError, Preset, Seat, get_deck, get_preset,
     parse_seat,
 )
-from .solve import table_from_ns, table_leaders, tt_bits_for
+from .search.solve import table_from_ns, table_leaders, tt_bits_for
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
@@ -270,7 +270,7 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
 
 def batch_tt_bits(deck: DeckForm | str) -> int:
     """Transposition-table size (log2 entries) for one chunk's solver: an eighth of
-    :func:`solver.solve.tt_bits_for`, at least 2**12.  Whole-deal tables solved one after the
+    :func:`bideuchre.search.solve.tt_bits_for`, at least 2**12.  Whole-deal tables solved one after the
     other need few entries, and a table that stays in the CPU cache is faster: measured on
     1,000 real single24 deals (racehorse), CPU seconds 1.13-1.35 with 2**13 entries against
     1.37-1.45 with 2**16; on 100 double32 deals 2.24-2.30 with 2**14 against 2.51-2.67 with 2**18.
@@ -315,13 +315,13 @@ def _sub_json(obj: dict) -> dict:
 
 def solve_chunk(task: ChunkTask) -> ChunkResult:
     """Solve one chunk: the DD table of every deal (one call of the core, without the GIL),
-    and with ``task.alone`` / ``task.par`` the lone table (``solver.lone.lone_table``) and the
-    par result (``solver.par.par``) of each.
+    and with ``task.alone`` / ``task.par`` the lone table (``bideuchre.analysis.lone.lone_table``) and the
+    par result (``bideuchre.analysis.par.par``) of each.
 
-    Tables follow :func:`solver.solve.dd_table` exactly (first lead by the preset's rule,
+    Tables follow :func:`bideuchre.search.solve.dd_table` exactly (first lead by the preset's rule,
     RULES.md §2).  A lone or par computation that raises a BidEuchreError gives
-    ``{"error": message}`` for that deal.  Raises BatchError if ``solver.lone`` /
-    ``solver.par`` is missing.
+    ``{"error": message}`` for that deal.  Raises BatchError if ``bideuchre.analysis.lone`` /
+    ``bideuchre.analysis.par`` is missing.
     """
     t0 = time.perf_counter()
     preset = task.preset
@@ -336,9 +336,9 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
         tables[i] = table_from_ns(ns[i], preset, int(task.dealers[i]), int(task.totals[i]))
     alone = par = None
     if task.alone or task.par:
-        from .solve import DDTable
-        lone_table = _optional("solver.lone", "lone_table", "--alone") if task.alone else None
-        par_fn = _optional("solver.par", "par", "--par") if task.par else None
+        from .search.solve import DDTable
+        lone_table = _optional("bideuchre.analysis.lone", "lone_table", "--alone") if task.alone else None
+        par_fn = _optional("bideuchre.analysis.par", "par", "--par") if task.par else None
         alone = [] if task.alone else None
         par = [] if task.par else None
         for i, (pbn, dealer) in enumerate(zip(task.pbns, task.dealers)):
@@ -1046,9 +1046,9 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     if chunk_size is None:
         chunk_size = 2000 if executor == "dask" else 250
     if alone:
-        _optional("solver.lone", "lone_table", "--alone")
+        _optional("bideuchre.analysis.lone", "lone_table", "--alone")
     if par:
-        _optional("solver.par", "par", "--par")
+        _optional("bideuchre.analysis.par", "par", "--par")
     bits = batch_tt_bits(deck) if tt_bits is None else tt_bits
     report = BatchReport(executor=executor)
     t0 = time.perf_counter()

@@ -18,16 +18,12 @@ from collections import Counter
 from typing import Iterable, Sequence
 
 from .rules import (
-    Card, DeckForm, IllegalPlayError, NotationError, Seat, Side, Suit,
+    RANK_CHARS, Card, DeckForm, IllegalPlayError, NotationError, Seat, Side, Suit,
     effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, trick_winner,
 )
 
 __all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "split_deal", "Deal", "Position"]
 
-_SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-               "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_CHARS = {"9": 0, "T": 1, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
-_CARD_RE = re.compile(r"^(?:(?P<s1>[SHDC♠♥♦♣♤♡♢♧])(?P<r1>10|[2-9TJQKA])|(?P<r2>10|[2-9TJQKA])(?P<s2>[SHDC♠♥♦♣♤♡♢♧]))$")
 
 
 def counted(n: int, noun: str) -> str:
@@ -37,20 +33,12 @@ def counted(n: int, noun: str) -> str:
 
 
 def parse_card(text: str) -> Card:
-    """Read one card token (``SA``, ``AS``, ``10H``, ``hT``, ``A♠``).
+    """Read one card token (``SA``, ``AS``, ``10H``, ``hT``, ``A♠``): :meth:`Card.parse`.
 
-    Returns a :class:`~solver.rules.Card`.  Raises NotationError quoting the token for an
+    Returns a :class:`~bideuchre.rules.Card`.  Raises NotationError quoting the token for an
     unknown rank or suit.
     """
-    token = str(text).strip().upper()
-    m = _CARD_RE.match(token)
-    if not m:
-        raise NotationError(f"cannot read card {text!r} (expected suit and rank, like SA, 10H or A♠)")
-    suit = m.group("s1") or m.group("s2")
-    rank = m.group("r1") or m.group("r2")
-    if rank not in _RANK_CHARS:
-        raise NotationError(f"unknown rank {rank!r} in card {text!r} (Bid Euchre ranks: 9 10 J Q K A)")
-    return Card.make(_SUIT_CHARS[suit], _RANK_CHARS[rank])
+    return Card.parse(text)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
@@ -85,9 +73,9 @@ def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
                 rank, i = "10", i + 2
             else:
                 rank, i = part[i], i + 1
-            if rank not in _RANK_CHARS:
+            if rank not in RANK_CHARS:
                 raise NotationError(f"{where} {text!r}: unknown rank {rank!r} in {Suit(suit).name} (Bid Euchre ranks: 9 10 J Q K A)")
-            cards.append(Card.make(suit, _RANK_CHARS[rank]))
+            cards.append(Card.make(suit, RANK_CHARS[rank]))
     return sorted(cards)
 
 

@@ -64,7 +64,7 @@ __all__ = ["HandRecord", "read_records", "load_record", "parse_records", "parse_
 class HandRecord:
     """One hand of Bid Euchre as recorded.
 
-    Fields: ``deal`` (:class:`~solver.notation.Deal`, None when any hand is hidden); ``hands``
+    Fields: ``deal`` (:class:`~bideuchre.notation.Deal`, None when any hand is hidden); ``hands``
     (per seat, index = Seat: the cards, or None for a hidden hand); ``deck`` (DeckForm);
     ``preset`` (name or None); ``dealer``, ``declarer`` (Seat or None); ``strain`` (Strain or
     None); ``bid`` (the winning bid as written: ``"4"``, ``"Alone"``, or None); ``lone`` (the

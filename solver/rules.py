@@ -15,6 +15,7 @@ The five presets of RULES.md §2 are data (:data:`PRESETS`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import lru_cache
@@ -130,6 +131,13 @@ class Rank(IntEnum):
         return self.char
 
 
+# The text forms of suits and ranks (RULES.md §4), read by Card.parse and notation.parse_hand.
+SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+              "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+RANK_CHARS = {"9": 0, "T": 1, "10": 1, "J": 2, "Q": 3, "K": 4, "A": 5}
+CARD_RE = re.compile(r"^(?:(?P<s1>[SHDC♠♥♦♣♤♡♢♧])(?P<r1>10|[2-9TJQKA])|(?P<r2>10|[2-9TJQKA])(?P<s2>[SHDC♠♥♦♣♤♡♢♧]))$")
+
+
 class Card(IntEnum):
     """One of the 24 distinct cards: ``suit * 6 + rank``.  ``str(Card.SA) == "SA"``."""
 
@@ -153,10 +161,20 @@ class Card(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Read a card token: ``SA``, ``AS``, ``10H``, ``hT``, ``A♠``.  Raises NotationError."""
-        from .notation import parse_card  # notation owns the text forms
+        """Read a card token: ``SA``, ``AS``, ``10H``, ``hT``, ``A♠`` (any case).
 
-        return parse_card(text)
+        Returns the :class:`Card`.  Raises NotationError quoting the token for an unknown rank
+        or suit (RULES.md §4).
+        """
+        token = str(text).strip().upper()
+        m = CARD_RE.match(token)
+        if not m:
+            raise NotationError(f"cannot read card {text!r} (expected suit and rank, like SA, 10H or A♠)")
+        suit = m.group("s1") or m.group("s2")
+        rank = m.group("r1") or m.group("r2")
+        if rank not in RANK_CHARS:
+            raise NotationError(f"unknown rank {rank!r} in card {text!r} (Bid Euchre ranks: 9 10 J Q K A)")
+        return cls.make(SUIT_CHARS[suit], RANK_CHARS[rank])
 
     def __str__(self) -> str:
         return "SHDC"[self // 6] + "9TJQKA"[self % 6]

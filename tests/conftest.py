@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.notation import Deal, Position
-from solver.rules import DECKS, Seat, Strain
+from bideuchre.notation import Deal, Position
+from bideuchre.rules import DECKS, Seat, Strain
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "positions" / "sources"

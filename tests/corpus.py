@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.notation import Deal, Position, parse_cards
-from solver.rules import get_preset, parse_seat
-from solver.solve import first_leader
+from bideuchre.notation import Deal, Position, parse_cards
+from bideuchre.rules import get_preset, parse_seat
+from bideuchre.search.solve import first_leader
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions"
 

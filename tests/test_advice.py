@@ -2,7 +2,7 @@
 deals, sanity cases whose answer is certain, reproducibility, and the CLI.
 
 The expected values use the independent auction brute force of ``test_par`` (its own reading
-of RULES.md §2), the DD table of each deal (``solver.solve.dd_table``) and lone values from
+of RULES.md §2), the DD table of each deal (``bideuchre.search.solve.dd_table``) and lone values from
 ``solve_position`` (``test_par.lone_values``), with the advised seat's strain fixed per bid by
 the mean over the deals (ties: more DD tricks — or more lone hands taking every trick — then
 the first strain in the preset's order).
@@ -20,11 +20,11 @@ from typer.testing import CliRunner
 
 from conftest import SOURCES, real_deals
 from test_par import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
-from solver.advice import advise, default_samples, sample_deals
-from solver.auction import parse_bid
-from solver.notation import Deal, format_hand, parse_hand
-from solver.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
-from solver.solve import dd_table, solve_position
+from bideuchre.analysis.advice import advise, default_samples, sample_deals
+from bideuchre.analysis.auction import parse_bid
+from bideuchre.notation import Deal, format_hand, parse_hand
+from bideuchre.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
+from bideuchre.search.solve import dd_table, solve_position
 
 
 def deals_around(text: str, seat: int, k: int, seed: int, deck: str = "single24") -> list[Deal]:
@@ -184,8 +184,8 @@ def test_advice_double32_given_deals():
         """Our loners: the advice's laid-down cards on every deal, the partner's best gift."""
         from itertools import combinations
 
-        from solver.notation import Position
-        from solver.rules import Side
+        from bideuchre.notation import Position
+        from bideuchre.rules import Side
         for name, cards in adv.laid_down.items():
             d = parse_hand(" ".join(cards))
             for st in RULES["double32"]["strains"]:
@@ -294,7 +294,7 @@ def test_bad_input():
 # CLI
 
 def test_bid_cli_json_and_record(tmp_path):
-    from cli.app import app
+    from bideuchre.cli.app import app
     runner = CliRunner()
     res = runner.invoke(app, ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "40",
                               "--seed", "3", "--json"])
@@ -335,7 +335,7 @@ def test_bid_cli_json_and_record(tmp_path):
 
 def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
     """A bad line of --deals (not a deal; a deal without the hand) is named by its line."""
-    from cli.app import app
+    from bideuchre.cli.app import app
     runner = CliRunner()
     deals = deals_around(real_deals(4)[3], Seat.E, 3, seed=1)
     hand = format_hand(deals[0].hands[Seat.E])
@@ -353,7 +353,7 @@ def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
 def test_bid_cli_tables_fit_80_columns():
     """The strain and action tables keep every header and value whole in 80 columns, with
     the double32 lone bids, the game column of --score and double48's twelve levels."""
-    from cli.app import app
+    from bideuchre.cli.app import app
     runner = CliRunner()
     for args, words in [(["SA SA SK HK DA CA CK CQ", "--preset", "double32", "--samples", "6"],
                          ["two-card", "one-card", "moonshot", "P(decl)"]),
@@ -401,8 +401,8 @@ def test_double32_laid_down_cards_fixed_across_deals():
     taking every trick, and the per-strain shares are those of the chosen cards."""
     from itertools import combinations
 
-    from solver.notation import Position
-    from solver.rules import Side
+    from bideuchre.notation import Position
+    from bideuchre.rules import Side
 
     rng = random.Random(11)
     form = DECKS["double32"]

@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver import batch as B
-from solver.notation import Deal, Position
-from solver.reference import reference_tricks
-from solver.rules import NotationError, Seat, get_preset
-from solver.solve import dd_table, first_leader
+from bideuchre.cli.app import app
+from bideuchre import batch as B
+from bideuchre.notation import Deal, Position
+from bideuchre.search.reference import reference_tricks
+from bideuchre.rules import NotationError, Seat, get_preset
+from bideuchre.search.solve import dd_table, first_leader
 
 from conftest import ROOT, SOURCES, real_deals
 
@@ -189,7 +189,7 @@ def test_killed_run_resumes_to_the_full_set(tmp_path, sig):
     n = 1000
     src = write_lines(tmp_path / "in.txt", real_deals(n))
     out = tmp_path / "out.jsonl"
-    cmd = [sys.executable, "-m", "cli.app", "batch", str(src), "-p", "racehorse", "-o", str(out),
+    cmd = [sys.executable, "-m", "bideuchre.cli.app", "batch", str(src), "-p", "racehorse", "-o", str(out),
            "--jobs", "1", "--chunk-size", "25", "--no-summary"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
@@ -396,7 +396,7 @@ def test_summary_tables_fit_80_columns(preset):
     """Every cell of the summary shows whole at 80 columns (double48 has 13 trick columns)."""
     import io
     from rich.console import Console
-    from cli.batch_cmd import summary_tables
+    from bideuchre.cli.batch_cmd import summary_tables
     p = get_preset(preset)
     s = B.Summary(p)
     rng = np.random.default_rng(5)
@@ -457,8 +457,8 @@ def test_cli_dask_local(tmp_path):
 
 @pytest.mark.parametrize("preset,executor", [("standard", "thread"), ("pepper", "process")])
 def test_alone_and_par_equal_single_deal_results(tmp_path, preset, executor):
-    from solver.lone import lone_table
-    from solver.par import par
+    from bideuchre.analysis.lone import lone_table
+    from bideuchre.analysis.par import par
 
     deals = real_deals(24)
     out = tmp_path / "o.jsonl"

@@ -5,10 +5,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver.notation import Deal, Position
-from solver.rules import Side
-from solver.solve import dd_table, solve_position
+from bideuchre.cli.app import app
+from bideuchre.notation import Deal, Position
+from bideuchre.rules import Side
+from bideuchre.search.solve import dd_table, solve_position
 
 from conftest import real_deals
 
@@ -130,7 +130,7 @@ def test_lone_table_titles_name_the_bid():
 
 
 def test_par_reads_stdin_one_result_a_line():
-    from solver.par import par
+    from bideuchre.analysis.par import par
     lines = real_deals(3)
     r = run("par", "-", "-p", "pepper", "--json", input="\n".join(lines[:2] + ["N:AK"] + lines[2:]) + "\n")
     assert r.exit_code == 2 and "line 3:" in r.stderr and "has 1 hand;" in r.stderr
@@ -145,7 +145,7 @@ def test_a_reader_that_stops_early_ends_it_quietly(tmp_path):
     src = tmp_path / "deals.txt"
     src.write_text("\n".join(real_deals(3000)) + "\n")       # more output than a pipe holds
     with open(src) as fin:
-        proc = subprocess.Popen([sys.executable, "-m", "cli.app", "solve", "-"], cwd=ROOT, text=True,
+        proc = subprocess.Popen([sys.executable, "-m", "bideuchre.cli.app", "solve", "-"], cwd=ROOT, text=True,
                                 stdin=fin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         first = proc.stdout.readline()
         proc.stdout.close()

@@ -3,9 +3,9 @@ hand-checked answer."""
 
 import pytest
 
-from solver.reference import reference_tricks
-from solver.rules import Side
-from solver.solve import solve_position
+from bideuchre.search.reference import reference_tricks
+from bideuchre.rules import Side
+from bideuchre.search.solve import solve_position
 
 from corpus import load_corpus
 

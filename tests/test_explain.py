@@ -1,4 +1,4 @@
-"""Tests of solver.explain (every card's value, the principal variation, the analysis of a played
+"""Tests of bideuchre.analysis.explain (every card's value, the principal variation, the analysis of a played
 hand) against the pure-Python reference solver, and of the ``explain``/``replay`` commands."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import SOURCES, random_position, real_deals
-from solver.explain import (
+from bideuchre.analysis.explain import (
     analyse_play, analyse_record, card_values, equivalent_groups, explain, principal_variation,
 )
-from solver.notation import Deal, Position
-from solver.records import read_records
-from solver.reference import reference_card_values, reference_tricks
-from solver.rules import Card, IllegalPlayError, RulesError, Seat, Side, Strain
+from bideuchre.notation import Deal, Position
+from bideuchre.records import read_records
+from bideuchre.search.reference import reference_card_values, reference_tricks
+from bideuchre.rules import Card, IllegalPlayError, RulesError, Seat, Side, Strain
 
 TRICKSTER = SOURCES / "trickster"
 
@@ -172,7 +172,7 @@ def test_analysis_values_match_reference_after_every_card():
     """The played Trickster hands: each step's value and cost against the reference solver.
     The double decks' early positions are too big for the pure-Python reference in a test's
     time: there the reference takes over from card ``ref_from`` on, solve_position before."""
-    from solver.solve import solve_position
+    from bideuchre.search.solve import solve_position
     ref_from = {"single24": 0, "double32": 5, "double48": 19}
     for rec in read_records(TRICKSTER / "basic_play.ptn"):
         an = analyse_record(rec)
@@ -243,7 +243,7 @@ runner = CliRunner()
 
 
 def _app():
-    from cli.app import app
+    from bideuchre.cli.app import app
     return app
 
 

@@ -11,15 +11,15 @@ from itertools import combinations
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver.lone import (
+from bideuchre.cli.app import app
+from bideuchre.analysis.lone import (
     LoneResult, apply_exchange, can_take_all, exchange_order, lone_bids, lone_leader,
     lone_results, lone_table, lone_values,
 )
-from solver.notation import Deal, Position
-from solver.reference import reference_tricks
-from solver.rules import Card, NotationError, RulesError, Seat, Side, Strain, get_preset
-from solver.solve import solve_position
+from bideuchre.notation import Deal, Position
+from bideuchre.search.reference import reference_tricks
+from bideuchre.rules import Card, NotationError, RulesError, Seat, Side, Strain, get_preset
+from bideuchre.search.solve import solve_position
 
 from conftest import random_deal, random_position, real_deals
 

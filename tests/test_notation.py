@@ -2,8 +2,8 @@
 
 import pytest
 
-from solver.notation import Deal, Position, format_hand, parse_card, parse_hand
-from solver.rules import Card, IllegalPlayError, NotationError, Seat, Side
+from bideuchre.notation import Deal, Position, format_hand, parse_card, parse_hand
+from bideuchre.rules import Card, IllegalPlayError, NotationError, Seat, Side
 
 from conftest import real_deals
 

@@ -1,12 +1,12 @@
 """Par (issue 6) against a brute-force enumeration of the whole auction tree.
 
-The brute force below is written from RULES.md §2 independently of ``solver.auction`` and
-``solver.par``: its own table of each preset's bidding rules and scoring, its own list of the
+The brute force below is written from RULES.md §2 independently of ``bideuchre.analysis.auction`` and
+``bideuchre.analysis.par``: its own table of each preset's bidding rules and scoring, its own list of the
 actions allowed at each turn, a plain recursive walk over every complete auction (no
 memoisation), and its own strain choice.  The double-dummy inputs are the DD table
-(``solver.solve.dd_table``, tested in the core's tests) and lone values computed here with
+(``bideuchre.search.solve.dd_table``, tested in the core's tests) and lone values computed here with
 ``solve_position`` (lone bids without exchange; the ``standard`` 12 by enumerating every
-exchange); the ``double32`` exchange loners come from ``solver.lone`` (tested in issue 3).
+exchange); the ``double32`` exchange loners come from ``bideuchre.analysis.lone`` (tested in issue 3).
 
 Tie rule shared by both (documented in solver/par.py): among equal results a player passes,
 else bids the lowest rung, then the first strain in the preset's order; the declarer takes
@@ -21,12 +21,12 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import random_deal, real_deals
-from solver.auction import Auction, parse_bid
-from solver.lone import lone_table
-from solver.notation import Deal, Position
-from solver.par import par
-from solver.rules import DECKS, PRESETS, RulesError, Seat, Side, Strain
-from solver.solve import dd_table, solve_position
+from bideuchre.analysis.auction import Auction, parse_bid
+from bideuchre.analysis.lone import lone_table
+from bideuchre.notation import Deal, Position
+from bideuchre.analysis.par import par
+from bideuchre.rules import DECKS, PRESETS, RulesError, Seat, Side, Strain
+from bideuchre.search.solve import dd_table, solve_position
 
 # ---------------------------------------------------------------------------------------------
 # An independent reading of RULES.md §2 (test only)
@@ -124,7 +124,7 @@ def brute_force(r, n, dealer, tricks_of):
 
 def lone_values(deal: Deal, name: str, dealer: int) -> dict:
     """(seat, bid name, strain) -> lone tricks, computed here (exchange-free bids and the
-    standard 12 by enumeration; double32 exchange loners from solver.lone)."""
+    standard 12 by enumeration; double32 exchange loners from bideuchre.analysis.lone)."""
     r = RULES[name]
     n = len(deal.hands[0])
     out = {}
@@ -318,7 +318,7 @@ def test_auction_rules():
 # CLI
 
 def test_par_cli_json():
-    from cli.app import app
+    from bideuchre.cli.app import app
     text = real_deals(1)[0]
     res = CliRunner().invoke(app, ["par", text, "--preset", "racehorse", "--dealer", "W", "--json"])
     assert res.exit_code == 0, res.output

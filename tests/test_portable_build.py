@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from solver import _search
+from bideuchre.search import _search
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHECK = r"""
 import random, sys
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
-from solver import _search
-from solver.reference import reference_tricks
-from solver.solve import solve_position, dd_table
-from solver.notation import Deal
+from bideuchre.search import _search
+from bideuchre.search.reference import reference_tricks
+from bideuchre.search.solve import solve_position, dd_table
+from bideuchre.notation import Deal
 from conftest import random_position, real_deals
 assert _search.__file__.startswith(sys.argv[1]), _search.__file__
 assert not _search.FEATURES["bmi2"] and not _search.FEATURES["popcnt"], _search.FEATURES
@@ -45,21 +45,23 @@ print("ok", n, dd_table(Deal.from_pbn(real_deals(1)[0]), "racehorse").to_json()[
 def test_portable_build_matches_reference(tmp_path):
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, tmp_path / name)
-    (tmp_path / "solver").mkdir()
-    for f in (ROOT / "solver").iterdir():
+    for f in (ROOT / "solver").rglob("*"):
         if f.suffix in (".py", ".pyx", ".pxd"):
-            shutil.copy(f, tmp_path / "solver" / f.name)
+            dest = tmp_path / f.relative_to(ROOT)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(f, dest)
     env = dict(os.environ, BIDEUCHRE_PORTABLE="1")
     build = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tmp_path,
                            env=env, capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stderr[-2000:]
     assert "-march=native" not in build.stdout + build.stderr
+    (tmp_path / "bideuchre").symlink_to("solver")   # the import name of the solver/ folder
     run = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path), str(ROOT / "tests")],
                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     # the same DD table as the installed build
-    from solver.notation import Deal
-    from solver.solve import dd_table
+    from bideuchre.notation import Deal
+    from bideuchre.search.solve import dd_table
     from conftest import real_deals
     table = dd_table(Deal.from_pbn(real_deals(1)[0]), "racehorse").to_json()["table"]
     assert run.stdout.split()[:2] == ["ok", "85"]

@@ -1,4 +1,4 @@
-"""Tests of solver.records: our record format round-trips; every Trickster PTN record imports,
+"""Tests of bideuchre.records: our record format round-trips; every Trickster PTN record imports,
 with the PTN play columns turned into play order (hand-checked on basic_play.ptn)."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import random
 import pytest
 
 from conftest import SOURCES, random_position
-from solver.explain import analyse_record
-from solver.notation import Position
-from solver.records import (
+from bideuchre.analysis.explain import analyse_record
+from bideuchre.notation import Position
+from bideuchre.records import (
     HandRecord, format_record, format_records, load_record, parse_ptn, parse_records, read_records,
     write_records,
 )
-from solver.reference import reference_tricks
-from solver.rules import (
+from bideuchre.search.reference import reference_tricks
+from bideuchre.rules import (
     Card, IllegalPlayError, NotationError, RulesError, Seat, Side, Strain, get_deck,
 )
 

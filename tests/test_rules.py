@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.rules import (
+from bideuchre.rules import (
     PRESETS, Card, RulesError, Seat, Side, Strain, Suit, effective_suit, get_preset, legal_cards,
     next_active, rank_order, trick_winner,
 )

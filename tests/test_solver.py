@@ -5,11 +5,11 @@ import random
 import numpy as np
 import pytest
 
-from solver import _search
-from solver.notation import Deal, Position
-from solver.reference import reference_tricks
-from solver.rules import PRESETS, Seat, Side, Strain
-from solver.solve import dd_table, first_leader, get_solver, solve_position
+from bideuchre.search import _search
+from bideuchre.notation import Deal, Position
+from bideuchre.search.reference import reference_tricks
+from bideuchre.rules import PRESETS, Seat, Side, Strain
+from bideuchre.search.solve import dd_table, first_leader, get_solver, solve_position
 
 from conftest import random_deal, random_position, real_deals
 

@@ -1,10 +1,10 @@
 """Par: the result of the auction and play when every player sees every card (RULES.md §3).
 
 Model (issue 6).  Every player in turn, from the dealer's left to the dealer, passes or bids as
-the preset allows (:mod:`solver.auction`: the ladder, lone bids, the dealer's rights, the
+the preset allows (:mod:`bideuchre.analysis.auction`: the ladder, lone bids, the dealer's rights, the
 moonshot ending the auction at once), choosing the action that maximises their side's **hand
 result** — their side's points minus the other side's under the preset's scoring
-(:func:`solver.auction.hand_result`).  Once the auction is over the declarer names the strain
+(:func:`bideuchre.analysis.auction.hand_result`).  Once the auction is over the declarer names the strain
 (where it was not named with the bid) that is best for that bid; play is double-dummy, with the
 preset's first-lead rule (``standard``: left of the dealer, skipping a lone hand's empty seat;
 elsewhere the declarer).  The auction is a two-sided zero-sum game of perfect information, so
@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from .auction import Bid, contract_diff, format_action, hand_result, ladder, legal_actions
-from .notation import Deal
-from .rules import (
+from ..notation import Deal
+from ..rules import (
     Preset, RulesError, Seat, Side, Strain, get_preset, parse_seat,
 )
 from .lone import lone_table
-from .solve import DDTable, dd_table
+from ..search.solve import DDTable, dd_table
 
 __all__ = ["Contract", "ParResult", "par", "solve_auction", "lone_tricks", "LoneTricks",
            "best_strain"]
@@ -51,7 +51,7 @@ LoneTricks = dict
 class Contract:
     """A contract and its double-dummy outcome.
 
-    ``declarer`` (Seat), ``bid`` (:class:`~solver.auction.Bid`), ``strain`` (Strain),
+    ``declarer`` (Seat), ``bid`` (:class:`~bideuchre.analysis.auction.Bid`), ``strain`` (Strain),
     ``tricks`` (the declaring side's DD tricks), ``points`` (``{Side: points}``, both sides).
     """
 
@@ -124,7 +124,7 @@ def lone_tricks(deal: Deal, preset: Preset | str, dealer: int | str | None = Non
                 seats: Sequence[int] | None = None) -> LoneTricks:
     """DD tricks of every lone bid of the preset: ``{(seat, bid name, strain): tricks}``.
 
-    From :func:`solver.lone.lone_table` (best exchange, the preset's first lead).  Empty for a
+    From :func:`bideuchre.analysis.lone.lone_table` (best exchange, the preset's first lead).  Empty for a
     preset without lone bids.
     """
     preset = get_preset(preset)
@@ -206,7 +206,7 @@ def par(deal: Deal, preset: Preset | str = "standard", dealer: int | str | None 
         *, dd: DDTable | None = None, lone: LoneTricks | None = None) -> ParResult:
     """The par of ``deal`` under ``preset`` with ``dealer`` (default: ``deal.dealer``).
 
-    Computes the DD table (:func:`solver.solve.dd_table`) and the lone tricks
+    Computes the DD table (:func:`bideuchre.search.solve.dd_table`) and the lone tricks
     (:func:`lone_tricks`) unless given, then solves the auction exactly
     (:func:`solve_auction`).  Returns a :class:`ParResult`.  Raises RulesError for a deal whose
     deck does not match the preset's.

@@ -26,8 +26,8 @@ cdef struct Ctx:
     uint32_t stamp
     uint64_t nodes
 
-# Shared with other C modules (solver/_lone.pyx): the card layout installed by set_layout()
-# from solver.rules, and the squeeze table that keys positions on relative ranks.
+# Shared with other C modules (_lone.pyx): the card layout installed by set_layout()
+# from bideuchre.rules, and the squeeze table that keys positions on relative ranks.
 cdef uint8_t LAYOUT[6][24]      # strain, card id -> effective bit (suit slot * 8 + order)
 cdef uint8_t PEXT[256][256]     # PEXT[present][held]: held squeezed onto the present cards
 cdef bint _layout_ready

@@ -3,14 +3,14 @@
 Textbook alpha-beta minimax over every legal card (no equivalence pruning, no null-window
 targets, no relative-rank keys), with a memo of bounds keyed on the exact remaining hands at
 trick boundaries.  It shares no search code with the Cython core: it keeps its own state
-(tuples of card ids per seat), asks solver.rules which cards may be played and who wins each
+(tuples of card ids per seat), asks bideuchre.rules which cards may be played and who wins each
 trick, and counts tricks itself.  Slow by design; used by the tests.
 """
 
 from __future__ import annotations
 
-from .notation import Position
-from .rules import Card, Side, effective_suit, next_active, trick_winner
+from ..notation import Position
+from ..rules import Card, Side, effective_suit, next_active, trick_winner
 
 __all__ = ["reference_tricks", "reference_card_values"]
 

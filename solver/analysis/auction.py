@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from .rules import (
+from ..rules import (
     LoneBid, Preset, RulesError, Seat, Side, Strain, get_preset, parse_seat, parse_strain,
 )
 
@@ -48,7 +48,7 @@ class Bid:
     bid's is ``top_bid + 1 + i`` for the i-th lone bid of the preset.  ``name``: ``"4"``,
     ``"12"``, ``"24"``, ``"alone"``, ``"two-card"``, ``"one-card"``, ``"moonshot"``.
     ``strain``: named with the bid (number bids of ``double32``/``double48``), else None.
-    ``lone``: the preset's :class:`~solver.rules.LoneBid`, or None for a number bid.
+    ``lone``: the preset's :class:`~bideuchre.rules.LoneBid`, or None for a number bid.
     """
 
     level: int

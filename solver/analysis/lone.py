@@ -17,7 +17,7 @@ exchanges"):
 Under double-dummy analysis every hand is open, so the bidder and partner co-ordinate: the
 value of a lone bid is the best, over every legal exchange, of the lone tricks that follow
 (RULES.md §2).  The first lead follows the preset's rule (:func:`lone_leader`).  The exchange
-search runs in C (``solver._lone``): equivalent final hands once, "every trick?" first over
+search runs in C (``bideuchre.search._lone``): equivalent final hands once, "every trick?" first over
 the dominant exchanges with a stop at the first that takes every trick, and exact counts only
 for exchanges that beat the best so far when nothing takes every trick.
 
@@ -27,7 +27,7 @@ Decisions where RULES.md is silent:
   bidder discards, and then the bidder may discard any card of the enlarged hand (RULES.md:
   ``standard`` 12, "even that card"); it is *discard-first* when the bidder's cards come from
   the hand as dealt (``double32`` loners lay down at bid time; the ``double48`` option is
-  blind).  :class:`~solver.rules.LoneBid` has no field for this, so :func:`exchange_order`
+  blind).  :class:`~bideuchre.rules.LoneBid` has no field for this, so :func:`exchange_order`
   reads it from the preset: a bid of a preset whose strain is named *after* the auction and
   whose exchange is not blind is give-first (``standard``), every other is discard-first.
 - **The ``double48`` option.**  Off by default (``extra["lone_exchange"] is None``).  Set to
@@ -52,13 +52,13 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from . import _lone
-from .notation import Deal
-from .rules import (
+from ..search import _lone
+from ..notation import Deal
+from ..rules import (
     Card, LoneBid, Preset, RulesError, Seat, Strain, get_preset, next_active,
     parse_seat, parse_strain,
 )
-from .solve import first_leader, thread_cached, tt_bits_for
+from ..search.solve import first_leader, thread_cached, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
            "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange"]
@@ -184,12 +184,12 @@ def apply_exchange(deal: Deal, seat: int | str, give: Iterable[int | str] = (),
                    discard: Iterable[int | str] = ()) -> Deal:
     """The deal after a lone exchange: ``seat`` holds hand + give − discard and the partner,
     who sits out, holds the rest of its hand plus the discards (out of play either way, so that
-    every hand keeps its size and the result is a valid :class:`~solver.notation.Deal`).
+    every hand keeps its size and the result is a valid :class:`~bideuchre.notation.Deal`).
 
     Raises RulesError for a given card the partner does not hold or a discard the bidder does
     not hold after receiving.
     """
-    from .notation import parse_card
+    from ..notation import parse_card
 
     seat = parse_seat(seat)
     partner = seat.partner

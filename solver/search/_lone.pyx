@@ -32,13 +32,13 @@
 # exit card), so the play no longer mirrors; every class is searched.
 #
 # The effective card layout (effective suit * 8 + order) and the squeeze table are the core's
-# own (cimported from solver._search, installed from solver.rules by solver.solve).
+# own (cimported from bideuchre.search._search, installed from bideuchre.rules by bideuchre.search.solve).
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcpy
 
-from solver._search cimport (Ctx, ctx_init, ctx_free, solve_root, can_take_root,
+from ._search cimport (Ctx, ctx_init, ctx_free, solve_root, can_take_root,
                              LAYOUT as LAY, squeeze_key, _layout_ready)
 
 cdef enum:
@@ -650,7 +650,7 @@ cdef class LoneSearch:
 
 cdef int _check(const uint8_t[:, ::1] counts, int strain, int leader, int lone) except -1:
     if not _layout_ready:
-        raise RuntimeError("solver layout not installed (import solver.solve)")
+        raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     if counts.shape[0] != 4 or counts.shape[1] != 24:
         raise ValueError("counts must be 4 x 24")
     if strain < 0 or strain > 5 or lone < 0 or lone > 3 or leader < 0 or leader > 3:

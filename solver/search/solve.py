@@ -1,6 +1,6 @@
 """The public double-dummy API: solve a position, the DD table of a deal.
 
-Results are tricks (ints).  The Cython core (``solver._search``) does the search; this module
+Results are tricks (ints).  The Cython core (``bideuchre.search._search``) does the search; this module
 turns notation objects into the core's card counts and back.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _search
-from .notation import Deal, Position
-from .rules import (
+from ..notation import Deal, Position
+from ..rules import (
     DeckForm, Preset, RulesError, Seat, Side, Strain, effective_suit, get_deck, get_preset,
     parse_seat, rank_order,
 )
@@ -100,7 +100,7 @@ class DDTable:
     tricks: dict[Seat, dict[Strain, int]] = field(default_factory=dict)
 
     def __getitem__(self, key: tuple[int | str, int | str]) -> int:
-        from .rules import parse_strain
+        from ..rules import parse_strain
         seat, strain = key
         return self.tricks[parse_seat(seat)][parse_strain(strain)]
 

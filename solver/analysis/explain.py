@@ -15,7 +15,7 @@ Euchre (RULES.md §1 for the play, §3 for the terms):
   every card of a played hand, each card that lost tricks marked with its cost, who made the
   mistake, the cards that were right instead, and the tricks lost per seat.
 
-All searches go through this thread's :func:`solver.solve.get_solver` context, whose
+All searches go through this thread's :func:`bideuchre.search.solve.get_solver` context, whose
 transposition table persists between calls: the position is solved once, then each card is
 checked with a null-window ``can_take`` at the known value, and only a card that loses tricks
 is counted exactly.  Values are tricks (ints).
@@ -28,9 +28,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .notation import Deal, Position, parse_cards
-from .rules import Card, RulesError, Seat, Side, effective_suit, next_active, parse_seat, rank_order
-from .solve import get_solver
+from ..notation import Deal, Position, parse_cards
+from ..rules import Card, RulesError, Seat, Side, effective_suit, next_active, parse_seat, rank_order
+from ..search.solve import get_solver
 
 __all__ = [
     "CardValue", "TrickLine", "Explanation", "PlayStep", "PlayAnalysis",
@@ -214,7 +214,7 @@ _NEXT = {out: [int(next_active(s, None if out < 0 else out)) for s in range(4)] 
 class _Walk:
     """Counts (4 × 24 uint8 for the core, and a list mirror for Python), the current trick
     and the tricks won, with push/pop; every search question goes to the core with this
-    state.  Card suits and orders come from tables built from solver.rules."""
+    state.  Card suits and orders come from tables built from bideuchre.rules."""
 
     __slots__ = ("counts", "h", "strain", "out", "size", "trick", "seats", "leader", "won", "left",
                  "solver", "hist", "suit", "order", "nxt", "trump")
@@ -256,7 +256,7 @@ class _Walk:
         return held
 
     def winner_index(self, trick: list[int]) -> int:
-        """Index of the winning card (RULES.md §1, as solver.rules.trick_winner: highest trump,
+        """Index of the winning card (RULES.md §1, as bideuchre.rules.trick_winner: highest trump,
         else highest of the suit led; of identical cards the first played)."""
         suit, order, trump = self.suit, self.order, self.trump
         best = 0
@@ -567,7 +567,7 @@ def analyse_play(deal: Deal, strain: int | str, leader: int | str, played: Itera
 
 
 def analyse_record(record) -> PlayAnalysis:
-    """:func:`analyse_play` of a :class:`solver.records.HandRecord`.
+    """:func:`analyse_play` of a :class:`bideuchre.records.HandRecord`.
 
     Raises RulesError when a hand is hidden (the record serves bid advice only), when the
     strain or the first leader is unknown.

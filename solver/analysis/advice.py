@@ -4,7 +4,7 @@ Question: with this hand, in this seat, after these bids, what should I bid?  An
 unseen cards at random consistent with what is known (the hand, the cards shown with
 ``known``), or take given full deals (``deals``); solve each deal double-dummy; and for every
 legal action — pass and each legal bid — play the rest of the auction double-dummy, exactly as
-in par (:mod:`solver.par`: every other seat chooses with all hands open to maximise its side's
+in par (:mod:`bideuchre.analysis.par`: every other seat chooses with all hands open to maximise its side's
 hand result), then score the hand.  The expected hand result (our side's points minus theirs)
 over the deals, with its standard error, rates each action; the best is recommended.
 
@@ -33,7 +33,7 @@ What is computed per deal (only what the auction from this point needs):
 - the DD tricks of every strain for each seat that can still become declarer (our seat, the
   seats still to speak, the current high bidder); in ``standard`` one search per strain serves
   all four declarers (the first lead is left of the dealer);
-- for lone bids, only "does the lone hand take every trick?" (:func:`solver.lone.can_take_all`),
+- for lone bids, only "does the lone hand take every trick?" (:func:`bideuchre.analysis.lone.can_take_all`),
   after a sound filter in numpy (single deck: a lone hand holding any card of a suit in which
   an opponent holds a higher card always loses a trick — the best exchange is allowed for);
 - the exact lone tricks of a failing lone hand only where they change a result: a failing lone
@@ -66,15 +66,15 @@ from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from . import _search
+from ..search import _search
 from .auction import Auction, Bid, format_action, ladder, legal_actions
 from .lone import _bid_values, _searcher, exchange_order, lone_bids, lone_leader, lone_results
-from .notation import Deal, counted, format_hand, parse_card, parse_hand
-from .rules import (
+from ..notation import Deal, counted, format_hand, parse_card, parse_hand
+from ..rules import (
     Card, NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
     parse_seat, rank_order,
 )
-from .solve import tt_bits_for
+from ..search.solve import tt_bits_for
 
 __all__ = ["Advice", "ActionResult", "StrainStats", "advise", "default_samples", "sample_deals", "deals_for_hand",
            "sample_rng"]
@@ -497,7 +497,7 @@ def _no_bad_suit(row: np.ndarray, opp_top: np.ndarray, strain: int) -> bool:
 
 
 def _lone_searcher(preset: Preset):
-    """This thread's lone search context (solver.lone's, keyed by deck form)."""
+    """This thread's lone search context (bideuchre.analysis.lone's, keyed by deck form)."""
     return _searcher(Deal([[], [], [], []], preset.deck))
 
 
@@ -694,7 +694,7 @@ class _Outcome:
 
 
 def _points(preset: Preset, bid: Bid, t: np.ndarray, made_all: np.ndarray | None = None):
-    """Vectorised :func:`solver.auction.hand_result`: (declarer points, defenders, made)."""
+    """Vectorised :func:`bideuchre.analysis.auction.hand_result`: (declarer points, defenders, made)."""
     n = preset.tricks
     if bid.lone is not None:
         made = (t == n) if made_all is None else made_all
@@ -707,7 +707,7 @@ def _points(preset: Preset, bid: Bid, t: np.ndarray, made_all: np.ndarray | None
 
 
 class _Model:
-    """Leaves and backward induction over the deals (as :func:`solver.par.solve_auction`)."""
+    """Leaves and backward induction over the deals (as :func:`bideuchre.analysis.par.solve_auction`)."""
 
     def __init__(self, data: _Data, me: Seat, mine: str = "lo", others: str = "lo"):
         self.d = data

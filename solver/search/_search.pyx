@@ -5,7 +5,7 @@
 # and a higher bit beats a lower one of the same slot); a double deck's second copies live in a
 # second mask.  Following suit is `hand & SUITMASK[led]`, winning is a bit comparison, and of
 # two identical cards the first played wins because only a strictly higher bit takes the trick.
-# The layout table is built by solver.rules (effective_suit, rank_order) and handed in once
+# The layout table is built by bideuchre.rules (effective_suit, rank_order) and handed in once
 # through set_layout(): the rules live in one place.
 #
 # Search: null-window (target-by-target) alpha-beta; a transposition table at trick boundaries
@@ -124,7 +124,7 @@ FEATURES = {"bmi2": bool(BDE_BMI2), "popcnt": bool(BDE_POPCNT)}
 def set_layout(table):
     """Install the card layout: ``table[strain][card] = effective_suit * 8 + rank_order``.
 
-    Called once by solver.solve with values from solver.rules.  ``table`` is 6 × 24 ints.
+    Called once by bideuchre.search.solve with values from bideuchre.rules.  ``table`` is 6 × 24 ints.
     """
     global _layout_ready
     cdef int s, k, v
@@ -820,7 +820,7 @@ cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int o
 
 
 # ---------------------------------------------------------------------------------------------
-# Python face (thin; the public API is solver.solve)
+# Python face (thin; the public API is bideuchre.search.solve)
 
 cdef class Solver:
     """A search context with its own transposition table of ``2**tt_bits`` entries.
@@ -912,14 +912,14 @@ cdef class Solver:
         """For each deal i, strain j and leader slot k: NS tricks with ``leaders[i, k]`` on lead
         (skipped where the leader is -1) into ``result[i, k, j]``.  Releases the GIL."""
         if not _layout_ready:
-            raise RuntimeError("solver layout not installed (import solver.solve)")
+            raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
         with nogil:
             _tables(&self.c, counts, strains, leaders, out, result)
 
 
 cdef inline void _check(const uint8_t[:, ::1] counts, int strain, int leader, int out) except *:
     if not _layout_ready:
-        raise RuntimeError("solver layout not installed (import solver.solve)")
+        raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     if counts.shape[0] != 4 or counts.shape[1] != 24:
         raise ValueError("counts must be 4 x 24")
     if strain < 0 or strain > 5 or leader < 0 or leader > 3 or out < -1 or out > 3 or leader == out:
@@ -967,7 +967,7 @@ def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
     cdef int[:, :, ::1] rv = res
     s = Solver(tt_bits)
     if not _layout_ready:
-        raise RuntimeError("solver layout not installed (import solver.solve)")
+        raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     with nogil:
         _tables(&(<Solver>s).c, counts, strains, leaders, out, rv)
     return res

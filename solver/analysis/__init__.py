@@ -1,0 +1,3 @@
+"""Analyses over the search: lone hands and their exchanges (:mod:`.lone`), every card's value
+and the principal variation (:mod:`.explain`), the auction (:mod:`.auction`) and par
+(:mod:`.par`), bid advice from one hand (:mod:`.advice`)."""
