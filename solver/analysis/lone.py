@@ -136,7 +136,8 @@ def lone_bids(preset: Preset | str) -> tuple[LoneBid, ...]:
 
     ``preset.lone_bids``, plus, for the ``double48`` option (``preset.extra["lone_exchange"]``
     set to an int k ≥ 0), one bid ``lone-k`` with a blind exchange of k cards each way worth
-    2 × tricks.  Raises RulesError for a negative or non-integer k.
+    2 × tricks (or ``extra["lone_value"]``; ``Preset.with_options(lone_exchange=k)`` puts the
+    bid in ``preset.lone_bids`` itself).  Raises RulesError for a negative or non-integer k.
     """
     preset = get_preset(preset)
     bids = tuple(preset.lone_bids)
@@ -146,7 +147,8 @@ def lone_bids(preset: Preset | str) -> tuple[LoneBid, ...]:
             raise RulesError(f"lone_exchange option {k!r} must be a number of cards 0..{preset.tricks}")
         name = f"lone-{k}"
         if all(b.name != name for b in bids):
-            bids += (LoneBid(name, give=k, discard=k, value=2 * preset.tricks, blind=True),)
+            value = (preset.extra or {}).get("lone_value") or 2 * preset.tricks
+            bids += (LoneBid(name, give=k, discard=k, value=value, blind=True),)
     return bids
 
 
