@@ -12,10 +12,11 @@ from rich.table import Table
 
 from bideuchre.analysis.auction import format_action
 from bideuchre.notation import Deal
-from bideuchre.rules import NotationError, RulesError, Seat, Side, get_preset, parse_seat, parse_strain
+from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, parse_strain
 
-from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out, print_json,
-                     refuse_file, simple_table)
+from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out,
+                     preset_with_rules, print_json, refuse_file, rule_option, simple_table, with_rules)
+from .solve_cmd import rules_text
 
 
 def register(app: typer.Typer) -> None:
@@ -38,13 +39,15 @@ def par_cmd(
     deal: str = typer.Argument(..., help="Deal 'N:<hand> <hand> <hand> <hand>', or - for one deal a line on stdin."),
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
+    rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Par: the double-dummy auction and play with all four hands known."""
     from bideuchre.analysis.par import par
 
     with guard():
-        p = get_preset(preset)
+        p = preset_with_rules(preset, rule, deck)
         if dealer is not None:
             parse_seat(dealer)          # a bad --dealer once, not once a line of stdin
         if deal != "-":
@@ -55,24 +58,24 @@ def par_cmd(
             d = Deal.from_pbn(text, p.deck, dealer)
             res = par(d, p, d.dealer)
             if json_out:
-                print_json(res.to_json())
+                print_json(with_rules(res.to_json(), p))
             else:
                 what = "thrown in" if res.contract is None else _contract_text(res.contract)
                 out.print(f"{d.pbn()}  par: {what}", soft_wrap=True, highlight=False)
 
-        if each_stdin_line(one):
+        if each_stdin_line(one, progress="par"):
             raise typer.Exit(2)
         return
     with guard():
         d = Deal.from_pbn(deal, p.deck, dealer)
         res = par(d, p, d.dealer)
         if json_out:
-            print_json(res.to_json())
+            print_json(with_rules(res.to_json(), p))
             return
         out.print(compass(deal_hands(d), title=d.pbn(), dealer=res.dealer))
         order = [Seat((res.dealer + 1 + i) % 4) for i in range(4)]
         line = "  ".join(f"{s.name} {format_action(a)}" for s, a in zip(order, res.auction))
-        out.print(f"preset {p.name} · auction (DD): {line}")
+        out.print(f"{rules_text(p)} · auction: {line}")
         if res.contract is None:
             out.print("[bold]par: thrown in[/bold] (all pass) · NS 0 · EW 0")
         else:
@@ -84,6 +87,12 @@ def par_cmd(
             tab.add_row(s.name, c.bid.name, c.strain.symbol, str(c.tricks),
                         f"{c.points[Side.NS]:+d}", f"{c.points[Side.EW]:+d}")
         out.print(tab)
+        out.print("tricks: the declaring side's · NS, EW: each side's points for the hand",
+                  highlight=False)
+        out.print(PAR_ASSUMES, style="dim", highlight=False)
+
+
+PAR_ASSUMES = "par: every hand visible, the best bid and the best play by all"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,6 +114,8 @@ def bid_cmd(
     index: int = typer.Option(1, "--index", help="Record number in --record (1-based)."),
     workers: int = typer.Option(1, "--workers", "-j", min=1, help="Worker threads."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
+    rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Bid advice for one hand: sample the unseen cards, solve each deal double-dummy, and
@@ -113,7 +124,7 @@ def bid_cmd(
         _run_bid(hand=hand, seat=seat, dealer=dealer, preset=preset, auction=auction,
                      known=known, samples=samples, seed=seed, deals=deals, score=score,
                  target=target, record=record, index=index, workers=workers,
-                 exact=exact, json_out=json_out)
+                 exact=exact, json_out=json_out, rule=rule, deck=deck)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -164,7 +175,7 @@ def _refuse_not_a_hand(text: str) -> None:
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
-             record, index, workers, exact=False, json_out) -> None:
+             record, index, workers, exact=False, json_out, rule=(), deck=None) -> None:
     from bideuchre.analysis.advice import advise, default_samples
     from bideuchre.notation import parse_hand
 
@@ -186,7 +197,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         if seat is None or dealer is None:
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
-    p = get_preset(preset_name)
+    p = preset_with_rules(preset_name, rule, deck)
     deal_list = labels = None
     if deals is not None:
         deal_list, labels = [], []
@@ -224,7 +235,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         if bar is not None:
             bar.stop()
     if json_out:
-        obj = adv.to_json()
+        obj = with_rules(adv.to_json(), p)
         if own_call is not None:
             obj["record_call"] = own_call
         print_json(obj)
@@ -298,6 +309,8 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
                     *(f"{s.p_at_least[k]:.2f}" for k in levels),
                     *(f"{s.p_all_alone[nm]:.2f}" for nm in lone_names))
     out.print(tab)
+    out.print("P≥k: chance of k tricks or more" + (" · all X: chance lone X takes every trick"
+                                                   if lone_names else ""), highlight=False)
     # the key on a line of its own: as a title it would be folded into the table's width
     out.print("[bold]Actions[/bold]: expected hand result (our points − theirs), the rest of the "
               "auction double-dummy; ±best: standard error of the difference to the best")
@@ -329,3 +342,5 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         out.print(f"the record's call: {own_call}")
     for note in adv.notes:
         out.print(f"[dim]note: {note}[/dim]")
+    out.print("sampled: random deals of the unseen cards, each bid and played double dummy "
+              "(every hand visible)", style="dim", highlight=False)

@@ -137,13 +137,15 @@ def source_name(source: str) -> str:
     return "stdin" if source == "-" else source
 
 
-def each_stdin_line(handle: Callable[[int, str], None]) -> int:
+def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = None) -> int:
     """Call ``handle(line number, text)`` for each deal line on stdin; a line it rejects (a
     ValueError, the library's errors included) is reported on stderr with its number and
     skipped.  Returns the number of bad lines (the command then exits 2).  Stdin without a
-    deal line is bad input too (as an empty file is to ``batch``)."""
+    deal line is bad input too (as an empty file is to ``batch``).  With ``progress`` (a
+    label), a progress bar on stderr when stderr is a terminal and stdin is not (see
+    :func:`stdin_progress`)."""
     bad = seen = 0
-    with guard():
+    with guard(), stdin_progress(progress) as advance:
         for lineno, text in read_lines("-"):
             seen += 1
             try:
@@ -151,9 +153,102 @@ def each_stdin_line(handle: Callable[[int, str], None]) -> int:
             except (ValueError, BidEuchreError) as exc:
                 bad += 1
                 err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
+            advance()
         if not seen:
             raise BadInput(f"{source_name('-')}: no deals (only blank or # lines)")
     return bad
+
+
+PROGRESS_FROM = 20      # deals: a shorter input redirected from a file gets no progress bar
+
+
+@contextlib.contextmanager
+def stdin_progress(label: str | None) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr for the deals read from stdin, as ``batch`` shows: yields
+    ``advance()``, called once a deal.  Shown only with a ``label``, stderr a terminal and
+    stdin not one (nobody is typing deals), for a long input: a file redirected to stdin with
+    at least :data:`PROGRESS_FROM` deal lines (counted first: the bar has a total), or a pipe
+    (length unknown: the bar counts).  Transient: it leaves nothing on the screen."""
+    total = None
+    if label and err.is_terminal and not sys.stdin.isatty():
+        from bideuchre.batch import count_input_lines
+        total = count_input_lines("/dev/stdin") if os.path.exists("/dev/stdin") else None
+        if total is not None and total < PROGRESS_FROM:
+            label = None
+    if not (label and err.is_terminal and not sys.stdin.isatty()):
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    bar = Progress(TextColumn(f"[bold]{escape(label)}[/bold]"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn(), console=err, transient=True)
+    task = bar.add_task(label, total=total)
+    with bar:
+        yield lambda: bar.advance(task)
+
+
+# ---------------------------------------------------------------------------------------------
+# Table options: --rule KEY=VALUE (RULES.md §2), parsed here for every command
+
+RULE_HELP = ("Table option KEY=VALUE, repeatable: stick=true min_bid=4 target=42 penalty=6 "
+             "lone_12=18 deck=double40 lone_exchange=2 ('bideuchre rules PRESET' lists each "
+             "preset's options and values).")
+
+
+def rule_option():
+    """The repeatable ``--rule KEY=VALUE`` option, one line in a command's signature:
+    ``rule: List[str] = rule_option()``; read it with :func:`preset_with_rules`."""
+    return typer.Option([], "--rule", metavar="KEY=VALUE", help=RULE_HELP)
+
+
+def parse_rules(items: Iterable[str]) -> dict[str, str]:
+    """``["stick=true", "min_bid=4"]`` → ``{"stick": "true", "min_bid": "4"}`` (keys lower
+    case, ``-`` read as ``_``).  Raises BadInput for an item without ``=`` or a key given
+    twice; the values are checked by :meth:`bideuchre.rules.Preset.with_options`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not eq or not key or not value.strip():
+            raise BadInput(f"--rule {clip(item, 40)!r}: expected KEY=VALUE, like stick=true "
+                           "('bideuchre rules' lists the options)")
+        if key in out:
+            raise BadInput(f"--rule {key} given twice ({key}={out[key]}, {key}={value.strip()})")
+        out[key] = value.strip()
+    return out
+
+
+def preset_with_rules(preset, rules: Iterable[str] = (), deck: str | None = None):
+    """The preset (a name or a Preset) with the ``--rule`` options applied; ``deck`` (a
+    command's ``--deck``) is read as ``--rule deck=...``.  Raises RulesError (a bad key or value,
+    naming the allowed values) or BadInput (a malformed item)."""
+    from bideuchre.rules import get_preset
+
+    p = get_preset(preset)
+    changes = parse_rules(rules)
+    if deck is not None:
+        if "deck" in changes and changes["deck"].lower() != deck.strip().lower():
+            raise BadInput(f"--deck {deck} and --rule deck={changes['deck']} disagree")
+        changes["deck"] = deck
+    return p.with_options(**changes) if changes else p
+
+
+def with_rules(obj: dict, preset) -> dict:
+    """``obj`` with ``"rules": {...}`` (the table options that differ from the preset's,
+    :meth:`~bideuchre.rules.Preset.changed_options`) after its ``"preset"`` key, when any does."""
+    changed = preset.changed_options()
+    if not changed:
+        return obj
+    out: dict = {}
+    for k, v in obj.items():
+        out[k] = v
+        if k == "preset":
+            out["rules"] = changed
+    out.setdefault("rules", changed)
+    return out
+
+
+# What each analysis assumes, one line under it (issue 15 §3: plain words)
+DOUBLE_DUMMY = "double dummy: every hand visible, best play by all"
 
 
 def read_lines(source: str) -> Iterable[tuple[int, str]]:

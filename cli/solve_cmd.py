@@ -3,19 +3,22 @@ or the value of one position (``--strain``; a lone position with ``--lone``)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from bideuchre.analysis.lone import LoneTable, exchange_order, lone_bids, lone_leader, lone_table
 from bideuchre.notation import Deal, Position, parse_cards
-from bideuchre.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, get_preset, parse_seat, parse_strain
-from bideuchre.search.solve import dd_table, solve_position
+from bideuchre.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, parse_seat, parse_strain
 
-from .common import (card_text, compass, deal_hands, each_stdin_line, err, guard,
-                     out, print_json, refuse_file, simple_table)
+from .common import (DOUBLE_DUMMY, card_text, compass, deal_hands, each_stdin_line, err, guard,
+                     out, preset_with_rules, print_json, refuse_file, rule_option, simple_table,
+                     with_rules)
+
+if TYPE_CHECKING:
+    from bideuchre.analysis.lone import LoneTable
+
+# The search (NumPy and the Cython core) and rich's tables load inside the functions that use
+# them: registering the command costs no more than its signature (bideuchre --version, --help).
 
 
 def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
@@ -25,14 +28,20 @@ def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) ->
 def table_json(deal: Deal, preset, dealer, alone: bool = False) -> dict:
     """JSON of the DD table (issue 2 shape); with ``alone``, the lone table under ``"alone"``
     (issue 3 shape: ``{"N": {"H": [{"bid": "12", "tricks": 6, "all": true, "give": ["HJ"],
-    "discard": ["C9"]}, ...], ...}, ...}``)."""
-    obj = dd_table(deal, preset, dealer).to_json()
+    "discard": ["C9"]}, ...], ...}, ...}``); ``"rules"`` when a table option differs from the
+    preset's."""
+    from bideuchre.analysis.lone import lone_table
+    from bideuchre.search.solve import dd_table
+
+    obj = with_rules(dd_table(deal, preset, dealer).to_json(), preset)
     if alone:
         obj["alone"] = lone_table(deal, preset, dealer).to_json()
     return obj
 
 
 def _check_alone(preset) -> None:
+    from bideuchre.analysis.lone import lone_bids
+
     if not lone_bids(preset):
         raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2); --alone needs "
                          "one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))
@@ -43,15 +52,18 @@ def _presets():
     return PRESETS.items()
 
 
-def position_json(pos: Position) -> dict:
-    """JSON of one solved position (issue 2 shape)."""
+def position_json(pos: Position, preset=None) -> dict:
+    """JSON of one solved position (issue 2 shape); ``"rules"`` when a table option of
+    ``preset`` differs from the preset's."""
+    from bideuchre.search.solve import solve_position
+
     tricks = solve_position(pos)
     obj = {"deal": pos.deal.pbn(), "deck": pos.deal.deck.name, "strain": pos.strain.name,
            "leader": pos.leader.name, "played": [str(c) for c in pos.played],
            "tricks": {"NS": tricks[Side.NS], "EW": tricks[Side.EW]}}
     if pos.lone is not None:
         obj["lone"] = pos.lone.name
-    return obj
+    return obj if preset is None else with_rules(obj, preset)
 
 
 def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], played: str,
@@ -59,6 +71,8 @@ def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], playe
     """One position.  With ``lone`` the lone seat's partner sits out; the first leader
     defaults to the preset's rule (the lone player, or in ``standard`` left of the dealer),
     and a lead falling on the empty seat passes to the next seat (RULES.md §1, §2)."""
+    from bideuchre.analysis.lone import lone_bids, lone_leader
+
     st = preset.check_strain(parse_strain(strain))
     if lone is None and leader is None:
         raise RulesError("--strain needs --leader (the seat that leads the first trick), or "
@@ -86,9 +100,11 @@ def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], playe
                                "set --leader or --dealer)") from None
 
 
-def _exchange_text(r, order: str) -> Text:
+def _exchange_text(r, order: str):
     """``5 +♦A −♥Q``: lone tricks (green with ✓ when every trick), then the best exchange
     (``keep`` when the best is the hand as dealt: the card given is discarded again)."""
+    from rich.text import Text
+
     t = Text()
     t.append(f"{r.tricks}✓" if r.all else f"{r.tricks}", style="bold green" if r.all else "")
     if order == "none":
@@ -107,8 +123,10 @@ _EXCHANGE_WORDS = {"none": "the hand as dealt",
                    "discard-first": "the bidder lays down {k}, partner sends {k}"}
 
 
-def show_lone_table(lt: LoneTable, preset) -> None:
+def show_lone_table(lt: "LoneTable", preset) -> None:
     """One rich table per lone bid: seats × strains, lone tricks and the best exchange."""
+    from bideuchre.analysis.lone import exchange_order, lone_bids
+
     lead = ("left of dealer (" + Seat((lt.dealer + 1) % 4).name + ") or the next seat"
             if preset.first_lead == "left_of_dealer" else "the lone player")
     for j, bid in enumerate(lone_bids(preset)):
@@ -131,25 +149,38 @@ def show_lone_table(lt: LoneTable, preset) -> None:
                   if order != "none" else "lone tricks; ✓ every trick", style="dim", highlight=False)
 
 
+def rules_text(preset) -> str:
+    """``preset standard`` and the table options that differ from it: ``preset standard
+    (stick=true, min_bid=4)``."""
+    changed = preset.changed_options()
+    opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
+    return f"preset {preset.name}" + (f" ({opts})" if opts else "")
+
+
 def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
+    from bideuchre.analysis.lone import lone_table
+    from bideuchre.search.solve import dd_table
+    from rich.table import Table
+
     t = dd_table(deal, preset, dealer)
     out.print(compass(deal_hands(deal), title=f"{deal.pbn()}", dealer=t.dealer))
     lead = ("first lead: left of dealer (" + Seat((t.dealer + 1) % 4).name + ")"
             if preset.first_lead == "left_of_dealer" else "first lead: declarer")
-    tab = Table(title="DD tricks for the declaring side")
+    tab = Table(title="Tricks for the declaring side, by declarer and strain")
     tab.add_column("declarer", justify="center", style="bold cyan")
     for st in t.strains:
         tab.add_column(st.symbol, justify="right")
     for seat in Seat:
         tab.add_row(seat.name, *(str(t.tricks[seat][st]) for st in t.strains))
     out.print(tab)
-    out.print(f"preset {preset.name} · {lead}", soft_wrap=True)
+    out.print(f"{rules_text(preset)} · {lead}", soft_wrap=True)
     held, dealt = len(deal.hands[0]), deal.deck.hand
     if held < dealt:     # a deal of another deck form under the wrong preset looks like this
         out.print(f"[yellow]partial deal: {held} of the {dealt} cards a hand of {deal.deck.name}"
                   "[/yellow]", highlight=False)
     if alone:
         show_lone_table(lone_table(deal, preset, dealer), preset)
+    out.print(DOUBLE_DUMMY, style="dim", highlight=False)
 
 
 def show_position(pos: Position) -> None:
@@ -165,6 +196,7 @@ def show_position(pos: Position) -> None:
         got = obj["tricks"][pos.lone.side.name]
         verdict = "every trick: the lone hand is made" if got == n else f"{n - got} short: the lone hand is set"
         out.print(f"lone {pos.lone.name} takes {got} of {n} ({verdict}; {pos.out.name} sits out)")
+    out.print(DOUBLE_DUMMY, style="dim", highlight=False)
 
 
 def _alone_row(alone: dict) -> str:
@@ -187,12 +219,13 @@ def solve(
     played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat for one position (with --strain): partner sits out; the first lead follows the preset unless --leader."),
     alone: bool = typer.Option(False, "--alone", help="Add the lone table: every lone bid of the preset for each seat × strain, with its best card exchange."),
+    rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Double-dummy tricks: the full table (declarer × strain), with --alone the lone table
     too, or one position (--strain; a lone hand with --lone)."""
     with guard():
-        p = get_preset(preset)
+        p = preset_with_rules(preset, rule)
         if deck:
             get_deck(deck)
         if dealer is not None:
@@ -212,7 +245,7 @@ def solve(
                 print_json(table_json(d, p, dealer, alone)) if json_out else show_table(d, p, dealer, alone)
             else:
                 pos = _make_position(d, p, strain, leader, played, lone, dealer)
-                print_json(position_json(pos)) if json_out else show_position(pos)
+                print_json(position_json(pos, p)) if json_out else show_position(pos)
             return
     # one deal a line on stdin: one result a line; a bad line is reported and skipped
     def one(lineno: int, text: str) -> None:
@@ -220,7 +253,7 @@ def solve(
         if strain is None:
             obj = table_json(d, p, dealer, alone)
         else:
-            obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer))
+            obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer), p)
         if json_out:
             print_json(obj)
         elif strain is None:
@@ -231,5 +264,5 @@ def solve(
         else:
             out.print(f"{obj['deal']}  NS {obj['tricks']['NS']} EW {obj['tricks']['EW']}", soft_wrap=True)
 
-    if each_stdin_line(one):
+    if each_stdin_line(one, progress="solve"):
         raise typer.Exit(2)
