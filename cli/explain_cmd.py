@@ -4,18 +4,24 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
-from bideuchre.analysis.explain import Explanation, PlayAnalysis, TrickLine, analyse_record, explain
-from bideuchre.records import load_record
-from bideuchre.rules import Seat, Side, get_deck, get_preset
+from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import card_text, compass, guard, out, print_json, refuse_file
-from .solve_cmd import _load_deal, _make_position
+from .common import (DOUBLE_DUMMY, card_text, compass, guard, out, preset_with_rules, print_json,
+                     refuse_file, rule_option, with_rules)
+from .solve_cmd import _load_deal, _make_position, rules_text
+
+if TYPE_CHECKING:
+    from bideuchre.analysis.explain import Explanation, PlayAnalysis, TrickLine
+
+# the analysis (NumPy and the Cython core) and rich's tables load inside the commands
+
+REPLAY_ASSUMES = (DOUBLE_DUMMY + "; a ✗ card lost tricks against that, yet with the hands "
+                  "hidden it may have been a sensible card")
 
 
 def _cards_text(cards) -> Text:
@@ -27,7 +33,7 @@ def _cards_text(cards) -> Text:
     return t
 
 
-def _trick_text(tr: TrickLine) -> Text:
+def _trick_text(tr: "TrickLine") -> Text:
     """``N ♠A  E ♠9  S ♠K  W ♠Q → N`` (cards already on the table dimmed)."""
     t = Text()
     for i, (seat, card) in enumerate(tr.cards):
@@ -42,8 +48,12 @@ def _trick_text(tr: TrickLine) -> Text:
     return t
 
 
-def show_explanation(ex: Explanation) -> None:
+def show_explanation(ex: "Explanation", source: str = "") -> None:
+    from rich.table import Table
+
     pos = ex.position
+    if source:
+        out.print(source, style="italic", highlight=False, soft_wrap=True)
     out.print(compass([pos.hand(s) for s in Seat], title=pos.deal.pbn(), out_seat=pos.out))
     info = (f"strain {pos.strain.symbol} · first leader {pos.leader.name}"
             + (f" · lone {pos.lone.name}" if pos.lone is not None else "")
@@ -71,13 +81,15 @@ def show_explanation(ex: Explanation) -> None:
     tab.add_column("same as")
     tab.add_column("NS", justify="right")
     tab.add_column("EW", justify="right")
-    tab.add_column("", justify="left")
+    tab.add_column("verdict", justify="left")
     for cv in ex.cards:
         mark = Text("best", style="bold green") if cv.optimal else Text(f"loses {cv.cost}", style="red")
         tab.add_row(card_text(cv.card), _cards_text(cv.equivalent), str(cv.tricks[Side.NS]),
                     str(cv.tricks[Side.EW]), mark)
     out.print(tab)
-    out.print(Text("principal line", style="bold"))
+    out.print("NS, EW: the tricks each side takes over the hand if that card is played; same as: "
+              "cards worth the same", highlight=False)
+    out.print(Text("principal line (best play by all)", style="bold"))
     for tr in ex.pv:
         out.print(Text(f"{tr.number:>2}. ") + _trick_text(tr))
     losing = [cv for cv in ex.cards if not cv.optimal and cv.line]
@@ -89,9 +101,12 @@ def show_explanation(ex: Explanation) -> None:
             out.print(t)
             for tr in cv.line:
                 out.print(Text(f"    {tr.number:>2}. ") + _trick_text(tr))
+    out.print(DOUBLE_DUMMY, style="dim", highlight=False)
 
 
-def show_analysis(rec, an: PlayAnalysis) -> None:
+def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "") -> None:
+    from rich.table import Table
+
     pos = an.position
     deal = pos.deal
     out.print(compass([list(h) for h in deal.hands], title=deal.pbn(), dealer=rec.dealer, out_seat=pos.out))
@@ -109,7 +124,8 @@ def show_analysis(rec, an: PlayAnalysis) -> None:
     out.print(" · ".join(bits), soft_wrap=True)
     s = an.start
     out.print(f"DD value before the first card: [bold]NS {s[Side.NS]} · EW {s[Side.EW]}[/bold]")
-    tab = Table(title="the play (DD value after each card)", title_justify="left")
+    tab = Table(title="the play: after each card, the tricks each side takes (DD value)",
+                title_justify="left")
     tab.add_column("trick", justify="right")
     tab.add_column("seat")
     tab.add_column("card")
@@ -137,46 +153,105 @@ def show_analysis(rec, an: PlayAnalysis) -> None:
               + ("" if an.complete else " (play incomplete)"))
     lost = ", ".join(f"{seat.name} {n}" for seat, n in an.lost.items() if n)
     out.print("tricks lost by mistakes: " + (lost if lost else "none (every card kept the DD value)"))
+    if score is not None:
+        side = score.declarer.side
+        took = (f"took {score.tricks} of {pos.tricks_left} (needed {score.needed})" if score.complete
+                else f"take {score.tricks} of {pos.tricks_left} with best play from here "
+                     f"(need {score.needed})")
+        verdict = "[bold green]made[/bold green]" if score.made else "[bold red]set[/bold red]"
+        out.print(f"contract {score.declarer.name} {score.bid.name} {score.strain.symbol}: "
+                  f"{side.name} {took}, {verdict} · NS {score.points[Side.NS]:+d} · "
+                  f"EW {score.points[Side.EW]:+d}" + ("" if score.complete else " (projected)"),
+                  highlight=False)
+        out.print(f"scored under {rules_text(preset)}", style="dim", highlight=False)
+    elif why:
+        out.print(f"no score: {why}", style="dim", highlight=False)
+    out.print(REPLAY_ASSUMES, style="dim", highlight=False)
 
 
 def explain_command(
-    deal: str = typer.Argument(..., help="Deal 'N:<hand> <hand> <hand> <hand>'."),
-    strain: str = typer.Option(..., "--strain", "-s", help="Strain: S H D C NT NTL."),
+    deal: Optional[str] = typer.Argument(None, help="Deal 'N:<hand> <hand> <hand> <hand>' (or --record)."),
+    strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Strain: S H D C NT NTL."),
     leader: Optional[str] = typer.Option(None, "--leader", "-l", help="Seat leading the first trick."),
     played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (partner sits out)."),
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
+    record: Optional[str] = typer.Option(None, "--record", help="Open a hand record instead (ours or Trickster PTN): its deal, strain and play."),
+    index: int = typer.Option(1, "--index", "-k", help="With --record: which record of the file (1-based)."),
+    trick: Optional[int] = typer.Option(None, "--trick", "-t", help="With --record: the position before this trick (default: after the recorded play)."),
+    rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
     """Every legal card's double-dummy value for the player to move, and the principal line."""
+    from bideuchre.analysis.explain import explain
+
     with guard():
-        p = get_preset(preset)
+        p = preset_with_rules(preset, rule)
         if deck:
             get_deck(deck)
-        refuse_file(deal, "explain", stdin=False)
-        d = _load_deal(deal, p, deck, dealer)
-        pos = _make_position(d, p, strain, leader, played, lone)
+        source = ""
+        if record is not None:
+            if deal is not None or strain or leader or played or lone:
+                raise RulesError("--record gives the deal, strain, first leader and play; give "
+                                 "no DEAL, --strain, --leader, --played or --lone with it")
+            from bideuchre.records import load_record
+            rec = load_record(record, index)
+            pos = rec.position_at(trick)
+            where = (f"before trick {trick}" if trick is not None else
+                     f"after the recorded play ({len(pos.played)} cards)")
+            source = f"{rec.source}" + (f" · {rec.event}" if rec.event else "") + f" · {where}"
+        else:
+            if deal is None or strain is None:
+                raise RulesError("give a DEAL and --strain (and --leader or --lone), or --record FILE")
+            if trick is not None:
+                raise RulesError("--trick goes with --record (a DEAL takes --played)")
+            refuse_file(deal, "explain", stdin=False)
+            d = _load_deal(deal, p, deck, dealer)
+            pos = _make_position(d, p, strain, leader, played, lone)
         ex = explain(pos)
-        print_json(ex.to_json()) if json_out else show_explanation(ex)
+        if json_out:
+            obj = ex.to_json()
+            if record is not None:
+                obj.update({"record": rec.source, "trick": trick})
+            print_json(with_rules(obj, p))
+        else:
+            show_explanation(ex, source)
 
 
 def replay_command(
     record_file: str = typer.Argument(..., help="Hand record file: our format or Trickster PTN."),
     index: int = typer.Option(1, "--index", "-k", help="Which record of the file (1-based)."),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset for the score (default: the record's, else its deck's: single24 standard)."),
+    rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
-    """Replay a recorded hand with the DD value after each card; mark the mistakes."""
+    """Replay a recorded hand with the DD value after each card; mark the mistakes; the
+    contract, made or set, and each side's points."""
+    from bideuchre.analysis.explain import analyse_record, record_preset, score_play
+    from bideuchre.records import load_record
+
     with guard():
         rec = load_record(record_file, index)
+        p, _how = record_preset(rec, preset)
+        p = preset_with_rules(p, rule)
         an = analyse_record(rec)
+        score, why = None, ""
+        if rec.declarer is None or not rec.bid:
+            why = "the record names no declarer or no bid"
+        else:
+            try:
+                score = score_play(an, p, rec.declarer, rec.bid)
+            except RulesError as exc:
+                why = f"{exc} (choose --preset)"
         if json_out:
             obj = an.to_json()
-            obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid})
-            print_json(obj)
+            obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid, "preset": p.name})
+            obj["contract"] = None if score is None else score.to_json()
+            print_json(with_rules(obj, p))
         else:
-            show_analysis(rec, an)
+            show_analysis(rec, an, score, p, why)
 
 
 def register(app: typer.Typer) -> None:

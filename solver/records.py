@@ -114,6 +114,25 @@ class HandRecord:
             raise NotationError(f"{self.source}: the record names no strain or no first leader")
         return Position(self.deal, self.strain, self.leader, self.play, self.lone)
 
+    def position_at(self, trick: int | None = None) -> Position:
+        """The position before trick ``trick`` (1-based) of the recorded play: the first
+        ``trick - 1`` tricks played; ``None``: after the whole recorded play (as
+        :meth:`position`).  Raises NotationError as :meth:`position` does, and for a trick
+        out of range: below 1, past the hand's last trick, or after more tricks than the
+        record plays."""
+        pos = self.position()
+        if trick is None:
+            return pos
+        size = pos.trick_size
+        total = len(self.deal.hands[0])
+        done = len(self.play) // size
+        if not 1 <= trick <= total:
+            raise NotationError(f"{self.source}: trick {trick} is out of range (a hand has tricks 1..{total})")
+        if trick - 1 > done:
+            raise NotationError(f"{self.source}: trick {trick} comes after the recorded play "
+                                f"({done} complete trick{'' if done == 1 else 's'}; --trick 1..{done + 1})")
+        return Position(self.deal, self.strain, self.leader, self.play[:(trick - 1) * size], self.lone)
+
     def deal_text(self) -> str:
         """The deal in RULES.md §4 notation from ``deal_first``, ``-`` for a hidden hand."""
         f = self.deal_first

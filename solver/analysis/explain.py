@@ -33,9 +33,9 @@ from ..rules import Card, RulesError, Seat, Side, effective_suit, next_active, p
 from ..search.solve import get_solver
 
 __all__ = [
-    "CardValue", "TrickLine", "Explanation", "PlayStep", "PlayAnalysis",
+    "CardValue", "TrickLine", "Explanation", "PlayStep", "PlayAnalysis", "HandScore",
     "card_values", "principal_variation", "explain", "analyse_play", "analyse_record",
-    "equivalent_groups",
+    "equivalent_groups", "score_play", "record_preset",
 ]
 
 
@@ -583,3 +583,85 @@ def analyse_record(record) -> PlayAnalysis:
         raise RulesError(f"{where}cannot replay: the record names no first leader")
     return analyse_play(record.deal, record.strain, record.leader, record.play, record.lone,
                         record.declarer)
+
+
+# ---------------------------------------------------------------------------------------------
+# The contract of a played hand and its score
+
+@dataclass
+class HandScore:
+    """The contract of a played hand and how it scores (RULES.md §1 "Scoring", §2).
+
+    ``declarer`` (Seat), ``bid`` (:class:`~bideuchre.analysis.auction.Bid`), ``strain``;
+    ``tricks``: the declaring side's tricks over the whole hand — as played when ``complete``,
+    else the tricks won so far plus the double-dummy value of the rest (a projection);
+    ``needed``: tricks the bid needs (every trick for a lone bid); ``made``; ``points``:
+    ``{Side: points}`` for the hand under the preset (its table options included).
+    """
+
+    declarer: Seat
+    bid: object
+    strain: object
+    tricks: int
+    needed: int
+    made: bool
+    points: dict
+    complete: bool
+
+    def to_json(self) -> dict:
+        return {"declarer": self.declarer.name, "bid": self.bid.name, "strain": self.strain.name,
+                "tricks": self.tricks, "needed": self.needed, "made": self.made,
+                "complete": self.complete,
+                "points": {"NS": self.points[Side.NS], "EW": self.points[Side.EW]}}
+
+
+def score_play(analysis: PlayAnalysis, preset, declarer: int | str, bid: str) -> HandScore:
+    """Score a played hand: the contract ``bid`` (its text as recorded: ``"4"``, ``"12"``,
+    ``"Alone"``; where the strain is named with the bid, the strain played is added) by
+    ``declarer`` under ``preset``, with the declaring side's tricks from ``analysis`` (the
+    final value: as played, or projected double dummy when the play stops early).
+
+    Raises RulesError for a bid the preset does not have (RULES.md §2)."""
+    from ..rules import get_preset
+    from .auction import hand_result, parse_bid
+
+    preset = get_preset(preset)
+    declarer = parse_seat(declarer)
+    pos = analysis.position
+    text = str(bid).strip()
+    if preset.strain_named == "with" and text.isdigit():
+        text += pos.strain.name
+    b = parse_bid(text, preset)
+    if b is None:
+        raise RulesError(f"the record's bid {bid!r} is a pass, not a contract")
+    total = pos.tricks_left
+    if total != preset.tricks:
+        raise RulesError(f"a hand of {total} tricks cannot be scored under preset {preset.name!r} "
+                         f"({preset.tricks} tricks)")
+    tricks = analysis.final[declarer.side]
+    decl, defs = hand_result(preset, b, tricks)
+    needed = b.needs(total)
+    return HandScore(declarer, b, pos.strain, tricks, needed, tricks >= needed,
+                     {declarer.side: decl, declarer.side.other: defs}, analysis.complete)
+
+
+_DECK_PRESET = {"single24": "standard", "double32": "double32", "double40": "double48",
+                "double48": "double48"}
+
+
+def record_preset(record, preset=None):
+    """The preset a record is scored under: ``preset`` when given, else the record's own
+    (its ``Preset`` tag), else the one of its deck form (single24: standard; double40: double48
+    with the double40 deck; RULES.md §2).  Returns ``(Preset, how)``: ``how`` says where it came
+    from (``"given"``, ``"the record's"``, ``"from the deck"``)."""
+    from ..rules import get_preset
+
+    if preset is not None:
+        p, how = get_preset(preset), "given"
+    elif getattr(record, "preset", None):
+        p, how = get_preset(record.preset), "the record's"
+    else:
+        p, how = get_preset(_DECK_PRESET[record.deck.name]), "from the deck"
+    if p.deck != record.deck and record.deck.name in p.decks:
+        p = p.with_options(deck=record.deck.name)
+    return p, how
