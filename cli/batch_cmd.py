@@ -22,9 +22,9 @@ from rich.text import Text
 
 from bideuchre import batch as B
 from bideuchre.notation import counted
-from bideuchre.rules import get_deck, get_preset
+from bideuchre.rules import get_deck
 
-from .common import err, fail, guard, simple_table, source_name
+from .common import err, fail, guard, preset_with_rules, rule_option, simple_table, source_name, with_rules
 
 
 class _RateColumn(ProgressColumn):
@@ -118,10 +118,11 @@ def batch(
     executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads, the solver releases the GIL; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
+    rule: List[str] = rule_option(),
 ) -> None:
     """Solve many deals: DD tables (with --alone lone tables, with --par par), written chunk by chunk, resumable."""
     with guard():
-        p = get_preset(preset)
+        p = preset_with_rules(preset, rule)
         d = get_deck(deck) if deck else p.deck
         if generate is None and input is None:
             raise B.BatchError("give an input file (or - for stdin) or --generate N")
@@ -197,7 +198,7 @@ def batch(
                     raise
                 raise fail(f"interrupted: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None
-        obj = summary.to_json()
+        obj = with_rules(summary.to_json(), p)
         if seed is not None:
             obj["seed"] = seed
         obj["run"] = {"solved": report.solved, "skipped": report.skipped, "bad_lines": report.bad_count,

@@ -399,7 +399,8 @@ class Preset:
     (``"tricks"`` or ``"nothing"``), ``target`` (points) or ``hands`` (a fixed number of hands),
     ``win_needs_bid_result`` (the game can only be won on a hand the side made or set a bid),
     ``bidders_win_ties`` (pepper: both cross on one hand, the bidding side wins), ``decks``
-    (the other deck forms the table may choose: ``double48``'s double40 and double32).
+    (the deck forms the table may choose, when it has a choice: ``double48``'s double48,
+    double40 and double32).
 
     The **table options** (RULES.md §2: "every number above ... is a table option with the
     preset's value as default") are read by :meth:`options` and changed by
@@ -456,30 +457,29 @@ class Preset:
         top = self.top_bid
         opts = []
         if self.decks:
-            opts.append(TableOption("deck", self.deck.name, " ".join((self.deck.name,) + tuple(
-                d for d in self.decks if d != self.deck.name)), "the deck form (RULES.md §1)"))
+            opts.append(TableOption("deck", self.deck.name, " ".join(self.decks), "deck form (RULES.md §1)"))
         opts += [
             TableOption("stick", self.dealer_must_bid or self.stick, "true false",
-                        "stick the dealer: if the first three pass, the dealer must bid"),
-            TableOption("min_bid", self.min_bid, f"1..{top}", "the lowest number bid, in tricks"),
+                        "first three pass: the dealer must bid"),
+            TableOption("min_bid", self.min_bid, f"1..{top}", "lowest number bid (tricks)"),
             TableOption("penalty", "bid" if self.set_penalty is None else self.set_penalty,
-                        "bid, or points 0 and up", "what a set side loses: the bid, or a flat number"),
+                        "bid, or points ≥ 0", "a set side loses the bid, or this"),
         ]
         if self.target is not None:
-            opts.append(TableOption("target", self.target, "points 1 and up", "the score that wins the game"))
+            opts.append(TableOption("target", self.target, "points ≥ 1", "score that wins the game"))
         if self.hands is not None:
-            opts.append(TableOption("hands", self.hands, "1 and up", "hands in a game (no target)"))
+            opts.append(TableOption("hands", self.hands, "≥ 1", "hands in a game"))
         for b in self.lone_bids:
             if not _is_option_bid(b):
-                opts.append(TableOption(_lone_key(b.name), b.value, "points 1 and up",
-                                        f"lone bid {b.name}: points won, or lost when it fails"))
+                opts.append(TableOption(_lone_key(b.name), b.value, "points ≥ 1",
+                                        f"lone bid {b.name}: points, won or lost"))
         if "lone_exchange" in self.extra:
             k = self.extra.get("lone_exchange")
-            opts.append(TableOption("lone_exchange", "off" if k is None else k, f"off, or cards 0..{self.tricks}",
-                                    "a lone bid lone-k with a blind exchange of k cards each way"))
+            opts.append(TableOption("lone_exchange", "off" if k is None else k, f"off, or 0..{self.tricks}",
+                                    "adds lone bid lone-k: k cards blind each way"))
             v = self.extra.get("lone_value")
-            opts.append(TableOption("lone_value", "2x" if v is None else v, "2x (2 × tricks), or points 1 and up",
-                                    "points of that lone bid, won or lost"))
+            opts.append(TableOption("lone_value", "2x" if v is None else v, "2x, or points ≥ 1",
+                                    "its points, won or lost (2x: 2 × tricks)"))
         return opts
 
     def options(self) -> dict:
@@ -589,7 +589,7 @@ class Preset:
         extra = dict(self.extra)
         if "lone_exchange" in opts:
             extra["lone_exchange"] = _int_or_word("lone_exchange", opts["lone_exchange"], "off", 0,
-                                                  tricks, bad, f"allowed: off, or cards 0..{tricks}")
+                                                  tricks, bad, f"allowed: off, or 0..{tricks}")
         if "lone_value" in opts:
             extra["lone_value"] = _int_or_word("lone_value", opts["lone_value"], "2x", 1, None, bad)
         # the double48 option's lone bid lives in lone_bids (the auction, par and advice read
@@ -699,7 +699,7 @@ PRESETS: dict[str, Preset] = {
     "double48": Preset(
         name="double48", seed="004", deck=DECKS["double48"], strains=_SUITS + (Strain.NT,),
         min_bid=1, max_bid=None, strain_named="with", target=52, win_needs_bid_result=True,
-        extra={"lone_exchange": None, "lone_value": None}, decks=("double40", "double32")),
+        extra={"lone_exchange": None, "lone_value": None}, decks=("double48", "double40", "double32")),
 }
 
 
