@@ -11,26 +11,31 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
-from rich.table import Table
-from rich.markup import escape
-from rich.text import Text
 
-from bideuchre import batch as B
 from bideuchre.notation import counted
 from bideuchre.rules import get_deck
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from bideuchre import batch as B
 
 from .common import err, fail, guard, preset_with_rules, rule_option, simple_table, source_name, with_rules
 
 
-class _RateColumn(ProgressColumn):
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{rate_text(speed)} deals/s", style="cyan")
+def _rate_column():
+    """The progress bar's deals/s column (rich loads when the command runs)."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class _RateColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{rate_text(speed)} deals/s", style="cyan")
+    return _RateColumn()
 
 
 def _workers(n: int, executor: str) -> str:
@@ -47,7 +52,7 @@ def rate_text(per_second: float) -> str:
     return f"{per_second:,.0f}" if per_second >= 10 else f"{per_second:.2g}"
 
 
-def summary_tables(s: B.Summary) -> list[Table]:
+def summary_tables(s: "B.Summary") -> list["Table"]:
     """The summary as rich tables: DD tricks per strain, make rates by bid level, par.
     Shares are percentages of the (deal, declarer) rows, without the sign; in the tricks table
     whole percents when a hand has more than 8 tricks (``<1`` for a share under one half), so
@@ -121,6 +126,12 @@ def batch(
     rule: List[str] = rule_option(),
 ) -> None:
     """Solve many deals: DD tables (with --alone lone tables, with --par par), written chunk by chunk, resumable."""
+    from rich.markup import escape
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    from bideuchre import batch as B     # NumPy, the core and rich load when the command runs
+
     with guard():
         p = preset_with_rules(preset, rule)
         d = get_deck(deck) if deck else p.deck
@@ -173,7 +184,7 @@ def batch(
             total = max(0, total - len(writer.done))
 
         progress = Progress(TextColumn("[bold]batch[/bold]"), BarColumn(), MofNCompleteColumn(),
-                            _RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                            _rate_column(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                             console=err, disable=not err.is_terminal, transient=False)
 
         in_name = "" if input is None or input == "-" else f"{source_name(input)}: "

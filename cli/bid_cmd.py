@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
-from rich.table import Table
 
 from bideuchre.analysis.auction import format_action
 from bideuchre.notation import Deal
@@ -44,6 +43,8 @@ def par_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Par: the double-dummy auction and play with all four hands known."""
+    from rich.table import Table
+
     from bideuchre.analysis.par import par
 
     with guard():

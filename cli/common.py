@@ -10,17 +10,20 @@ import contextlib
 import json
 import os
 import sys
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 import typer
-from rich import box
-from rich.console import Console, Group
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from bideuchre.notation import Deal, format_hand
 from bideuchre.rules import BidEuchreError, Card, Seat, Suit
+
+if TYPE_CHECKING:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+# rich loads when a command first prints (out, err, the helpers below), not when the command
+# line starts: ``bideuchre --version`` and every command's start-up do not pay for it.
 
 SCHEMA = 1
 def _to_devnull(stream) -> None:
@@ -35,20 +38,60 @@ def _quiet_end() -> None:
     raise typer.Exit(0)
 
 
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        """rich's hook (its default points stdout at /dev/null and exits 1, whichever stream
-        broke).  Closed stdout: end quietly with 0.  Closed stderr: the messages and progress
-        are dropped and the work goes on (a batch still writes its results)."""
-        self.quiet = True
-        if self.stderr:
-            _to_devnull(sys.stderr)
-            return
-        _quiet_end()
+_CONSOLE_CLASS = None
 
 
-out = _Console(highlight=False)
-err = _Console(stderr=True, highlight=False)
+def _console_class():
+    """rich's Console with the project's broken-pipe hook (the class is made on first use)."""
+    global _CONSOLE_CLASS
+    if _CONSOLE_CLASS is None:
+        from rich.console import Console
+
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                """rich's hook (its default points stdout at /dev/null and exits 1, whichever stream
+                broke).  Closed stdout: end quietly with 0.  Closed stderr: the messages and progress
+                are dropped and the work goes on (a batch still writes its results)."""
+                self.quiet = True
+                if self.stderr:
+                    _to_devnull(sys.stderr)
+                    return
+                _quiet_end()
+
+        _CONSOLE_CLASS = _Console
+    return _CONSOLE_CLASS
+
+
+class _LazyConsole:
+    """``out`` and ``err``: the rich Console of stdout or stderr, made on first use (attribute
+    reads and writes go to it), so that importing the command line does not import rich."""
+
+    __slots__ = ("_stderr", "_real")
+
+    def __init__(self, stderr: bool):
+        object.__setattr__(self, "_stderr", stderr)
+        object.__setattr__(self, "_real", None)
+
+    def _console(self):
+        if self._real is None:
+            object.__setattr__(self, "_real", _console_class()(stderr=self._stderr, highlight=False))
+        return self._real
+
+    def __getattr__(self, name: str):
+        return getattr(self._console(), name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self._console(), name, value)
+
+    def __enter__(self):          # special methods are looked up on the type: forward them
+        return self._console().__enter__()
+
+    def __exit__(self, *exc) -> None:
+        self._console().__exit__(*exc)
+
+
+out = _LazyConsole(stderr=False)
+err = _LazyConsole(stderr=True)
 
 SUIT_STYLE = {Suit.S: "bold", Suit.H: "bold red", Suit.D: "bold red", Suit.C: "bold"}
 
@@ -65,6 +108,8 @@ def clip(text: str, limit: int = 240) -> str:
 
 def fail(message: str, code: int = 2) -> "typer.Exit":
     """Print one line on stderr and return the Exit to raise."""
+    from rich.markup import escape
+
     err.print(f"[red]error:[/red] {escape(clip(message))}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
@@ -105,6 +150,9 @@ def print_json(obj) -> None:
 def simple_table(title: str | None = None, **kw) -> Table:
     """A table in the compact style that fits 80 columns: a rule under the header only, no
     outer padding, adjacent paddings collapsed."""
+    from rich import box
+    from rich.table import Table
+
     return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, **kw)
 
 
@@ -144,6 +192,8 @@ def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = N
     deal line is bad input too (as an empty file is to ``batch``).  With ``progress`` (a
     label), a progress bar on stderr when stderr is a terminal and stdin is not (see
     :func:`stdin_progress`)."""
+    from rich.markup import escape
+
     bad = seen = 0
     with guard(), stdin_progress(progress) as advance:
         for lineno, text in read_lines("-"):
@@ -178,9 +228,14 @@ def stdin_progress(label: str | None) -> Iterator[Callable[[], None]]:
     if not (label and err.is_terminal and not sys.stdin.isatty()):
         yield lambda: None
         return
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    # stdout on the terminal too: results print above the bar; else they go straight to stdout
+    # (rich would route a redirected stdout through the stderr console)
     bar = Progress(TextColumn(f"[bold]{escape(label)}[/bold]"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=err, transient=True)
+                   TimeRemainingColumn(), console=err, transient=True,
+                   redirect_stdout=sys.stdout.isatty())
     task = bar.add_task(label, total=total)
     with bar:
         yield lambda: bar.advance(task)
@@ -275,6 +330,8 @@ def read_lines(source: str) -> Iterable[tuple[int, str]]:
 
 def hand_text(cards: Iterable[int]) -> Text:
     """A hand as four lines, one per suit, with coloured suit symbols (``♠ A K 9``)."""
+    from rich.text import Text
+
     parts = format_hand(cards).split(".")
     t = Text()
     for suit, ranks in zip(Suit, parts):
@@ -287,6 +344,8 @@ def hand_text(cards: Iterable[int]) -> Text:
 
 def card_text(card: int) -> Text:
     """A card with its suit symbol coloured (``♠A``)."""
+    from rich.text import Text
+
     c = Card(card)
     return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
 
@@ -295,6 +354,10 @@ def compass(hands: list, title: str = "", dealer: Seat | None = None,
             out_seat: Seat | None = None) -> "Table | Group":
     """The four hands drawn as a compass (N top, W left, E right, S bottom), under ``title``
     (the deal line) on a line of its own: a deal line is wider than the drawing."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     def label(seat: Seat) -> Text:
         t = Text(seat.name, style="bold cyan")
         if dealer == seat:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from rich.text import Text
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
@@ -16,6 +15,8 @@ from .common import (DOUBLE_DUMMY, card_text, compass, guard, out, preset_with_r
 from .solve_cmd import _load_deal, _make_position, rules_text
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from bideuchre.analysis.explain import Explanation, PlayAnalysis, TrickLine
 
 # the analysis (NumPy and the Cython core) and rich's tables load inside the commands
@@ -24,7 +25,9 @@ REPLAY_ASSUMES = (DOUBLE_DUMMY + "; a ✗ card lost tricks against that, yet wit
                   "hidden it may have been a sensible card")
 
 
-def _cards_text(cards) -> Text:
+def _cards_text(cards) -> "Text":
+    from rich.text import Text
+
     t = Text()
     for i, c in enumerate(cards):
         if i:
@@ -33,8 +36,10 @@ def _cards_text(cards) -> Text:
     return t
 
 
-def _trick_text(tr: "TrickLine") -> Text:
+def _trick_text(tr: "TrickLine") -> "Text":
     """``N ♠A  E ♠9  S ♠K  W ♠Q → N`` (cards already on the table dimmed)."""
+    from rich.text import Text
+
     t = Text()
     for i, (seat, card) in enumerate(tr.cards):
         if i:
@@ -50,6 +55,7 @@ def _trick_text(tr: "TrickLine") -> Text:
 
 def show_explanation(ex: "Explanation", source: str = "") -> None:
     from rich.table import Table
+    from rich.text import Text
 
     pos = ex.position
     if source:
@@ -106,6 +112,7 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
 
 def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "") -> None:
     from rich.table import Table
+    from rich.text import Text
 
     pos = an.position
     deal = pos.deal
