@@ -331,6 +331,9 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
             row.append(f"{r.p_win:.3f}")
         act.add_row(*row)
     out.print(act)
+    out.print("± se: standard error of the EV · P(make): our contract makes if it stands · "
+              "P(decl): our bid wins the auction" + (" · P(win): we win the game this hand"
+                                                    if with_win else ""), highlight=False)
     rec = adv.recommend
     out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
