@@ -264,4 +264,5 @@ def replay_command(
 def register(app: typer.Typer) -> None:
     """Add the ``explain`` and ``replay`` commands to the app."""
     app.command("explain")(explain_command)
-    app.command("replay")(replay_command)
+    app.command("replay", short_help="Replay a recorded hand with the DD value after each card; "
+                "the mistakes, the contract, made or set, and each side's points.")(replay_command)
