@@ -219,13 +219,13 @@ def stdin_progress(label: str | None) -> Iterator[Callable[[], None]]:
     stdin not one (nobody is typing deals), for a long input: a file redirected to stdin with
     at least :data:`PROGRESS_FROM` deal lines (counted first: the bar has a total), or a pipe
     (length unknown: the bar counts).  Transient: it leaves nothing on the screen."""
+    show = bool(label) and err.is_terminal and not sys.stdin.isatty()
     total = None
-    if label and err.is_terminal and not sys.stdin.isatty():
-        from bideuchre.batch import count_input_lines
+    if show:
+        from bideuchre.batch import count_input_lines   # a regular file's deal lines, else None
         total = count_input_lines("/dev/stdin") if os.path.exists("/dev/stdin") else None
-        if total is not None and total < PROGRESS_FROM:
-            label = None
-    if not (label and err.is_terminal and not sys.stdin.isatty()):
+        show = total is None or total >= PROGRESS_FROM
+    if not show:
         yield lambda: None
         return
     from rich.markup import escape
