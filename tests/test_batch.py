@@ -230,10 +230,10 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
             raise RuntimeError("injected worker failure")
         return real(task)
 
-    monkeypatch.setattr(B, "solve_chunk", failing)
+    monkeypatch.setattr(B.runner, "solve_chunk", failing)
     with pytest.raises(RuntimeError, match="injected"):
         lib_run(out, B.read_records(src, "single24"), fmt=fmt, jobs=2, chunk_size=10)
-    monkeypatch.setattr(B, "solve_chunk", real)
+    monkeypatch.setattr(B.runner, "solve_chunk", real)
     # without --resume an existing output is refused, never clobbered
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--no-summary")
     assert r.exit_code == 2 and "--resume" in r.output
