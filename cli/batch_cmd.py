@@ -137,10 +137,11 @@ def batch(
             raise B.BatchError(f"--summary-json {summary_json!r} is a directory; give a file name")
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
             raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
-        if alone and not p.lone_bids and not p.extra.get("lone_exchange"):
-            raise B.BatchError(f"--alone: preset {p.name!r} has no lone bids")
+        B.check_analyses(p, d, alone=alone, par=par)
         if generate is not None and generate < 1:
             raise B.BatchError(f"--generate takes a number of deals of at least 1 (got {generate})")
+        if generate is not None:
+            B.check_generate(generate, seed or 0)
         if dask is not None and dask != "local":
             raise B.BatchError(f"--dask takes 'local' (got {dask!r}); use --dask-scheduler ADDRESS for a cluster")
         address = dask_scheduler or dask

@@ -140,12 +140,20 @@ def source_name(source: str) -> str:
 def each_stdin_line(handle: Callable[[int, str], None]) -> int:
     """Call ``handle(line number, text)`` for each deal line on stdin; a line it rejects (a
     ValueError, the library's errors included) is reported on stderr with its number and
-    skipped.  Returns the number of bad lines (the command then exits 2).  Stdin without a
-    deal line is bad input too (as an empty file is to ``batch``)."""
+    skipped, as is a line too long or not UTF-8 (:func:`bideuchre.textio.read_lines`: at most
+    :data:`~bideuchre.textio.MAX_LINE` bytes a line, bad input quoted cut short).  Returns the
+    number of bad lines (the command then exits 2).  Stdin without a deal line is bad input too
+    (as an empty file is to ``batch``)."""
+    from bideuchre.textio import LineError, read_lines as capped_lines
+
     bad = seen = 0
     with guard():
-        for lineno, text in read_lines("-"):
+        for lineno, text in capped_lines("-"):
             seen += 1
+            if isinstance(text, LineError):
+                bad += 1
+                err.print(f"[red]error:[/red] {escape(str(text))}", soft_wrap=True)
+                continue
             try:
                 handle(lineno, text)
             except (ValueError, BidEuchreError) as exc:

@@ -38,8 +38,9 @@ from __future__ import annotations
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_chunk
 from .pool import EXECUTORS, check_run_options, default_jobs
-from .readers import GEN_BLOCK, BadLine, Record, count_input_lines, generate_records, parse_fixed_hands, read_records
-from .runner import BatchReport, run_batch
+from .readers import (GEN_BLOCK, MAX_GENERATE, BadLine, Record, check_generate, count_input_lines,
+                      generate_records, parse_fixed_hands, read_records)
+from .runner import KEEP_BAD, BatchReport, check_analyses, run_batch
 from .summary import Summary
 from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, Writer, check_output, open_writer
 
@@ -48,4 +49,5 @@ __all__ = [
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
+    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD",
 ]

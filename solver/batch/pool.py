@@ -44,9 +44,12 @@ class _Pool:
                 self._own_client = False
             else:
                 if dask in (None, "local"):
+                    # no dashboard: on a machine where another cluster holds its usual port
+                    # (8787), distributed warned "Port 8787 is already in use" on stderr
                     self._cluster = LocalCluster(n_workers=jobs if dask_processes else 1,
                                                  threads_per_worker=1 if dask_processes else jobs,
-                                                 processes=dask_processes, dashboard_address=None)
+                                                 processes=dask_processes, dashboard_address=":0",
+                                                 scheduler_kwargs={"dashboard": False})
                     self._client = Client(self._cluster)
                 else:
                     self._client = Client(dask, timeout="30s")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
@@ -14,12 +13,13 @@ import numpy as np
 
 from ..notation import Deal, counted, parse_hand
 from ..rules import BidEuchreError, DeckForm, NotationError, Seat, get_deck, parse_seat
+from ..textio import QUOTE, LineError, quote, read_lines
 from .base import BatchError
 
 GEN_BLOCK = 1024      # generated deals per random stream (fixed: deals do not depend on jobs)
+MAX_GENERATE = 10**9  # generated deals a run at most (ids and input order are int64 arrays)
 
 _RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par")
-
 
 
 @dataclass
@@ -36,7 +36,8 @@ class Record:
 
 @dataclass
 class BadLine:
-    """A malformed input line: its 1-based number, the error, the text."""
+    """A malformed input line: its 1-based number, the error (one line), the start of its text
+    (at most :data:`bideuchre.textio.QUOTE` characters: bad input is kept cut short)."""
 
     lineno: int
     message: str
@@ -46,34 +47,12 @@ class BadLine:
         return f"line {self.lineno}: {self.message}"
 
 
-def _lines(source) -> Iterator[tuple[int, str]]:
-    """(line number, stripped text) of the non-blank, non-comment (``#``) lines of a path,
-    ``-`` (stdin) or an open text file."""
-    if isinstance(source, (str, os.PathLike)):
-        if str(source) == "-":
-            yield from _lines(sys.stdin)
-            return
-        with open(source, encoding="utf-8") as fh:
-            yield from _lines(fh)
-        return
-    for i, line in enumerate(source, 1):
-        text = line.strip()
-        if text and not text.startswith("#"):
-            yield i, text
-
-
 def count_input_lines(source) -> int | None:
     """Number of deal lines (non-blank, non-comment) in a file, or None for stdin or another
     stream (a pipe named like ``/dev/stdin`` can be read only once)."""
     if not isinstance(source, (str, os.PathLike)) or str(source) == "-" or not os.path.isfile(source):
         return None
-    n = 0
-    with open(source, "rb") as fh:
-        for line in fh:
-            s = line.strip()
-            if s and not s.startswith(b"#"):
-                n += 1
-    return n
+    return sum(1 for _ in read_lines(source))      # bad lines too: each is a line done
 
 
 def _parse_line(lineno: int, text: str, deck: DeckForm, dealer) -> Record:
@@ -84,6 +63,8 @@ def _parse_line(lineno: int, text: str, deck: DeckForm, dealer) -> Record:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"cannot read JSON: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:
+            raise NotationError("cannot read JSON: values nested too deeply") from None
         if not isinstance(obj, dict):
             raise NotationError("a JSON line must be an object with a 'deal' key")
         text = obj.pop("deal", None)
@@ -92,39 +73,80 @@ def _parse_line(lineno: int, text: str, deck: DeckForm, dealer) -> Record:
         if "id" in obj:
             rid = obj.pop("id")
             if isinstance(rid, bool) or not isinstance(rid, (int, str)):
-                raise NotationError(f"id {rid!r} must be a string or an integer")
+                raise NotationError(f"id {quote(json.dumps(rid))} must be a string or an integer")
         if obj.get("dealer") is not None:
             dealer = obj.pop("dealer")
+            if isinstance(dealer, bool) or not isinstance(dealer, (int, str)):
+                raise NotationError(f"dealer {quote(json.dumps(dealer))} must be a seat: N, E, S or W")
         extra = {k: v for k, v in obj.items() if k not in _RESERVED}
+        try:        # carried keys are written again as JSON: refuse what cannot be
+            json.dumps(extra, ensure_ascii=False)
+        except (RecursionError, ValueError):
+            raise NotationError("cannot carry the keys of this line: values nested too deeply") from None
     return Record(lineno - 1, rid, Deal.from_pbn(text, deck, dealer), extra)
+
+
+def _number_id(rid: int | str) -> int | None:
+    """The line number an id would name (``7`` or ``"7"``), or None."""
+    if isinstance(rid, int):
+        return rid
+    return int(rid) if rid.isascii() and rid.isdigit() and str(int(rid)) == rid else None
 
 
 def read_records(source, deck: DeckForm | str = "single24",
                  dealer: int | str | None = None) -> Iterator[Record | BadLine]:
-    """Read deals, one a line, from a path, ``-`` (stdin) or an open text file.
+    """Read deals, one a line, from a path, ``-`` (stdin) or an open file.
 
     A line is a PBN-style deal (RULES.md §4) or a JSON object with a ``deal`` key (``id`` and
     ``dealer`` keys are used, other keys carried through).  Blank lines and lines starting with
-    ``#`` are skipped.  Yields a :class:`Record` per good line and a :class:`BadLine` (with its
-    line number and the error) per malformed one, including a repeated explicit ``id`` (the
-    set of explicit ids is the only thing kept per line); never raises for a bad line.
+    ``#`` are skipped.  Lines are read by :func:`bideuchre.textio.read_lines`: at most
+    :data:`~bideuchre.textio.MAX_LINE` bytes a line, UTF-8.  Yields a :class:`Record` per good
+    line and a :class:`BadLine` (with its line number, the error and the start of the text)
+    per bad one: a line too long, not UTF-8, not a deal, or whose id is already taken (ids
+    are unique: a line without an ``id`` is named by its line number, so an explicit ``id``
+    equal to the number of an earlier line without one is taken too, and a line without one
+    whose number an earlier line took as its ``id`` is refused).  Never raises for a bad line.
+    Memory per line read: the explicit ids, and one bit per line.
     ``dealer`` is the default dealer (else the seat named before the colon).
     """
     deck = get_deck(deck)
     named: dict[str, int] = {}     # explicit ids -> line: an id must name one deal only
-    for lineno, text in _lines(source):
+    plain = bytearray()            # bit L: line L is a deal named by its number
+    for lineno, text in read_lines(source):
+        if isinstance(text, LineError):
+            yield BadLine(lineno, text.message, text.text)
+            continue
         try:
             rec = _parse_line(lineno, text, deck, dealer)
-        except (BidEuchreError, ValueError) as exc:
-            yield BadLine(lineno, " ".join(str(exc).split()), text)
+        except (BidEuchreError, ValueError, TypeError) as exc:
+            yield BadLine(lineno, _clip(str(exc)), text[:QUOTE])
             continue
-        if rec.id != lineno:
-            key = str(rec.id)
+        key = str(rec.id)
+        if rec.id == lineno:                            # named by its line number
             if key in named:
-                yield BadLine(lineno, f"id {rec.id!r} repeats the id of line {named[key]}", text)
+                yield BadLine(lineno, f"this line's number is the id of line {named[key]}; give it "
+                                      f"an id of its own", text[:QUOTE])
+                continue
+            if len(plain) <= lineno >> 3:
+                plain.extend(bytes((lineno >> 3) + 1 - len(plain) + 4096))
+            plain[lineno >> 3] |= 1 << (lineno & 7)
+        else:
+            num = _number_id(rec.id)
+            if key in named:
+                yield BadLine(lineno, f"id {quote(key)} repeats the id of line {named[key]}", text[:QUOTE])
+                continue
+            if num is not None and num < 8 * len(plain) and plain[num >> 3] >> (num & 7) & 1:
+                yield BadLine(lineno, f"id {quote(key)} is the id of line {num} (a deal without an id "
+                                      f"is named by its line number)", text[:QUOTE])
                 continue
             named[key] = lineno
         yield rec
+
+
+def _clip(message: str, limit: int = 300) -> str:
+    """An error message on one line, cut short (it may quote a long input)."""
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, list[int]]:
@@ -166,12 +188,26 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
     block *b* shuffled by ``numpy.random.default_rng([seed, b])``, so the same seed gives the
     same deals whatever the number of workers, the chunk size or ``start``.  ``fixed`` gives
     seats whose hands are fixed (:func:`parse_fixed_hands`); the other seats get the rest of the
-    deck uniformly.  Each record carries ``{"seed": seed}``.
+    deck uniformly.  Each record carries ``{"seed": seed}``.  Raises BatchError (at once, not
+    on the first deal) for a negative ``n`` or ``seed`` or ``n`` over :data:`MAX_GENERATE`.
     """
     deck = get_deck(deck)
     fixed = dict(fixed or {})
+    check_generate(n, seed)
+    return _generate(n, seed, deck, fixed, dealer, start)
+
+
+def check_generate(n: int, seed: int) -> None:
+    """Raise BatchError unless ``0 <= n <= MAX_GENERATE`` and ``seed >= 0`` (``seed`` may be any
+    size: numpy's generators take it whole)."""
     if n < 0 or seed < 0:
         raise BatchError("--generate and --seed must not be negative")
+    if n > MAX_GENERATE:
+        raise BatchError(f"--generate {n:,}: at most {MAX_GENERATE:,} deals a run (about four days at "
+                         f"3,000 deals a second); split a larger study into runs of other seeds")
+
+
+def _generate(n: int, seed: int, deck: DeckForm, fixed: dict, dealer, start: int) -> Iterator[Record]:
     pack = Counter({c: deck.copies for c in deck.card_ids})
     for cards in fixed.values():
         pack.subtract(cards)

@@ -3,11 +3,16 @@ each one as soon as it and those before it are done."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from ..rules import DeckForm, Preset
+from .base import BatchError
 from .chunks import ChunkTask, _Chunk, _optional, batch_tt_bits, solve_chunk
 from .pool import _Pool, check_run_options, default_jobs
 from .readers import BadLine, Record
@@ -15,10 +20,14 @@ from .summary import Summary
 from .writers import Writer
 
 
+KEEP_BAD = 100        # bad lines kept in BatchReport.bad (all are counted and passed on)
+
+
 @dataclass
 class BatchReport:
-    """What a run did: deals solved now, deals skipped as already done, bad lines, chunks,
-    wall seconds, the executor and the number of workers."""
+    """What a run did: deals solved now, deals skipped as already done, bad lines (``bad``: the
+    first :data:`KEEP_BAD`, each quoted cut short; ``bad_count``: all), chunks, wall seconds,
+    the executor and the number of workers."""
 
     solved: int = 0
     skipped: int = 0
@@ -34,6 +43,42 @@ class BatchReport:
     def rate(self) -> float:
         """Deals solved per second of wall time."""
         return self.solved / self.seconds if self.seconds > 0 else 0.0
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C (SIGINT) while a chunk is written: it takes effect once the chunk is whole
+    in the output and counted in ``writer.written``, so the count said on Ctrl-C is true and
+    no line is left half-written.  Only in the main thread (where Python handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            signal.raise_signal(signal.SIGINT)     # now, to the handler that was there
+
+
+def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: bool = False) -> None:
+    """Raise BatchError, before any work, for an analysis that cannot run on these deals, with
+    the reason: ``alone`` needs lone bids in the preset (or a lone exchange option) and
+    ``bideuchre.analysis.lone``; ``par`` needs ``bideuchre.analysis.par`` and deals of the
+    preset's own deck (:func:`bideuchre.analysis.par.par` solves the auction of the preset,
+    whose bids and lone values belong to its deck: RULES.md §2; any other deck raises there)."""
+    if alone:
+        if not preset.lone_bids and not preset.extra.get("lone_exchange"):
+            raise BatchError(f"--alone: preset {preset.name!r} has no lone bids")
+        _optional("bideuchre.analysis.lone", "lone_table", "--alone")
+    if par:
+        if deck != preset.deck:
+            raise BatchError(f"--par: par solves the auction of preset {preset.name!r}, which deals "
+                             f"{preset.deck.name}; these deals are {deck.name} (choose a preset of that "
+                             f"deck, or leave out --deck or --par)")
+        _optional("bideuchre.analysis.par", "par", "--par")
 
 
 def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: bool = False,
@@ -67,10 +112,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     check_run_options(executor, chunk_size)
     if chunk_size is None:
         chunk_size = 2000 if executor == "dask" else 250
-    if alone:
-        _optional("bideuchre.analysis.lone", "lone_table", "--alone")
-    if par:
-        _optional("bideuchre.analysis.par", "par", "--par")
+    check_analyses(preset, deck, alone=alone, par=par)
     bits = batch_tt_bits(deck) if tt_bits is None else tt_bits
     report = BatchReport(executor=executor)
     t0 = time.perf_counter()
@@ -99,7 +141,8 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
             chunk, fut = pending[0]
             res = fut.result()
             pending.popleft()
-            writer.write(chunk, res)
+            with _interrupts_held():
+                writer.write(chunk, res)
             if summary is not None:
                 summary.add(res.tables, res.par)
             report.solved += len(chunk)
@@ -111,7 +154,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
         for rec in records:
             if isinstance(rec, BadLine):
                 report.bad_count += 1
-                if len(report.bad) < 1000:
+                if len(report.bad) < KEEP_BAD:
                     report.bad.append(rec)
                 if summary is not None:
                     summary.bad_lines += 1

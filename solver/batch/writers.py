@@ -25,10 +25,13 @@ FORMATS = ("jsonl", "csv", "npz")
 
 
 def check_output(path, resume: bool, overwrite: bool = False) -> None:
-    """Raise BatchError for an output that is a directory, ``--resume`` with ``--overwrite``,
-    or ``--resume`` without an output file (stdout cannot be resumed)."""
+    """Raise BatchError for an output that is a directory or in a directory that does not exist
+    (the same rule for every format: nothing is created but the file), ``--resume`` with
+    ``--overwrite``, or ``--resume`` without an output file (stdout cannot be resumed)."""
     if path not in (None, "-") and os.path.isdir(path):
         raise BatchError(f"output {str(path)!r} is a directory; give a file name")
+    if path not in (None, "-") and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise BatchError(f"output {str(path)!r}: its directory does not exist (it is not created)")
     if resume and overwrite:
         raise BatchError("give either --resume (finish the output) or --overwrite (start again)")
     if resume and path in (None, "-"):
@@ -313,8 +316,8 @@ class NpzWriter(Writer):
             raise BatchError("--format npz needs --output FILE")
         self.parts = Path(str(path) + ".parts")
         self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
-        super().__init__(path, *args, **kw)
-        self.parts.mkdir(parents=True, exist_ok=True)
+        super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
+        self.parts.mkdir(exist_ok=True)
         runs = [int(m.group(1)) for p in self.parts.glob("part-*.npz")
                 if (m := re.match(r"part-(\d+)-", p.name))]
         self.run = max(runs, default=0) + 1
