@@ -120,7 +120,7 @@ def test_jsonl_csv_npz_agree(tmp_path):
         rows = list(csv.DictReader(fh))
     assert [int(r["id"]) for r in rows] == list(range(1, 46))
     assert [r["deal"] for r in rows] == [g["deal"] for g in js]
-    csv_tab = np.array([[[int(r[f"{s}_{st}"]) for st in strains] for s in "NESW"] for r in rows])
+    csv_tab = np.array([[[int(r[f"tricks_{s}_{st}"]) for st in strains] for s in "NESW"] for r in rows])
     assert (csv_tab == want).all()
     with np.load(outs["npz"]) as z:
         assert z["tables"].dtype == np.int8 and z["tables"].shape == (45, 4, 6)

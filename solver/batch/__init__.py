@@ -26,7 +26,7 @@ The pipeline (issue 5):
 
 The parts, where a reader looks for them: :mod:`.readers` (input), :mod:`.chunks` (the work on a
 chunk), :mod:`.pool` (threads, processes, Dask), :mod:`.summary`, :mod:`.writers` (outputs and
-resume), :mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version.
+resume), :mod:`.flat` (results as flat numbers: the CSV columns, the npz arrays, :func:`load`), :mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version.
 Every public name is importable from ``bideuchre.batch``.
 
 The single entry point is :func:`run_batch`; ``bideuchre batch`` (cli/batch_cmd.py) is a thin
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_chunk
+from .flat import Layout, load
 from .pool import EXECUTORS, check_run_options, default_jobs
 from .readers import (GEN_BLOCK, MAX_GENERATE, BadLine, Record, check_generate, count_input_lines,
                       generate_records, parse_fixed_hands, read_records)
@@ -49,5 +50,5 @@ __all__ = [
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
-    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD",
+    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout",
 ]

@@ -18,6 +18,7 @@ from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, _Chunk
 from .readers import Record
+from .flat import PAR_COLUMNS, Layout, extra_cell, par_json_from_arrays
 from .summary import Summary
 
 FORMATS = ("jsonl", "csv", "npz")
@@ -230,22 +231,21 @@ class JsonlWriter(_TextWriter):
         self.written += len(chunk)
 
 class CsvWriter(_TextWriter):
-    """CSV with a header: ``id, deal, preset, dealer, deck``, one column per declarer × strain
-    (``N_S`` … ``W_NTL``: declaring-side DD tricks), then ``alone`` / ``par`` (JSON) when asked
-    and ``extra`` (the carried input keys as JSON).  Appended, flushed and fsynced per chunk."""
+    """CSV with a header, one row per deal, numbers in columns of their own
+    (:mod:`bideuchre.batch.flat`): ``id, deal, preset, dealer, deck``, ``tricks_SEAT_STRAIN``
+    (declaring-side DD tricks), with ``--alone`` ``alone_SEAT_STRAIN_BID`` and ``..._all``, with
+    ``--par`` ``par_declarer … par_ew``, then each carried input key of the first chunk as a
+    column and a last ``extra`` column (JSON) for keys first seen later.  The header is written
+    with the first chunk (an empty run writes it on close).  Appended, flushed and fsynced per
+    chunk."""
 
     fmt = "csv"
 
     def __init__(self, path, *args, **kw):
+        self.header: list[str] | None = None        # as in the file (set on resume)
         super().__init__(path, *args, **kw)
-        self.columns = (["id", "deal", "preset", "dealer", "deck"]
-                        + [f"{s.name}_{st.name}" for s in Seat for st in self.strains]
-                        + (["alone"] if self.alone else []) + (["par"] if self.par else []) + ["extra"])
-        new = self.path is None or not self.path.exists() or self.path.stat().st_size == 0
+        self.layout = Layout(self.preset, self.deck, self.alone, self.par)
         self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8", newline="")
-        if new:
-            self.fh.write(self._rows([self.columns]))
-            _fsync(self.fh)
 
     @staticmethod
     def _rows(rows) -> str:
@@ -257,48 +257,74 @@ class CsvWriter(_TextWriter):
         if not self.path.exists():
             return
         _drop_partial_tail(self.path)
+        layout = Layout(self.preset, self.deck, self.alone, self.par)
         with open(self.path, encoding="utf-8", newline="") as fh:
             reader = csv.reader(fh)
             header = next(reader, None)
             if header is None:
                 return
-            want = ["id", "deal", "preset", "dealer", "deck"] + [f"{s.name}_{st.name}" for s in Seat for st in self.strains]
-            if header[:len(want)] != want:
-                raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's")
+            want = layout.columns
+            results = set(Layout(self.preset, self.deck, True, True).columns)    # --alone, --par
+            if header[:len(want)] != want or header[-1] != "extra" \
+                    or any(c in results for c in header[len(want):]):
+                raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's "
+                                 f"(the same preset, deck, --alone and --par?)")
+            self.header = header
             ntab = 4 * len(self.strains)
-            par_col = header.index("par") if "par" in header else None
+            at = {name: k for k, name in enumerate(header)}
             for row in reader:
                 if not row:
                     continue
                 try:
                     self._check_same(row[2], row[4], f"line {reader.line_num}")
                     table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
-                    par = json.loads(row[par_col]) if par_col is not None else None
+                    par = layout.par_from_cells({c: row[at[c]] for c in PAR_COLUMNS}) if self.par else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
                 self._seen(row[0], table, par, (row[1], row[3]))
 
+    def _start(self, chunk: _Chunk | None) -> None:
+        """Write the header: the fixed columns, the carried keys of ``chunk``, ``extra``."""
+        keys: dict[str, None] = {}
+        for e in (chunk.extras if chunk is not None else ()):
+            keys.update(dict.fromkeys(k for k in e if k not in self.layout.columns and k != "extra"))
+        self.header = self.layout.columns + list(keys) + ["extra"]
+        self.fh.write(self._rows([self.header]))
+
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        if self.header is None:
+            self._start(chunk)
+        carried = self.header[len(self.layout.columns):-1]
         rows = []
         pname, dname = self.preset.name, self.deck.name
         for i in range(len(chunk)):
             row = [chunk.ids[i], chunk.pbns[i], pname, Seat(int(chunk.dealers[i])).name, dname]
-            row += result.tables[i].reshape(-1).tolist()
-            if self.alone:
-                row.append(json.dumps(result.alone[i], ensure_ascii=False))
-            if self.par:
-                row.append(json.dumps(result.par[i], ensure_ascii=False))
-            row.append(json.dumps(chunk.extras[i], ensure_ascii=False) if chunk.extras[i] else "")
+            row += self.layout.cells(result.tables[i], None if result.alone is None else result.alone[i],
+                                     None if result.par is None else result.par[i])
+            e = chunk.extras[i]
+            row += [extra_cell(e[k]) if k in e else "" for k in carried]
+            rest = {k: v for k, v in e.items() if k not in carried}
+            row.append(json.dumps(rest, ensure_ascii=False) if rest else "")
             rows.append(row)
         self.fh.write(self._rows(rows))
         _fsync(self.fh)
         self.written += len(chunk)
 
+    def close(self, complete: bool = True) -> None:
+        if complete and self.header is None:
+            self._start(None)
+            _fsync(self.fh)
+        super().close(complete)
+
+
 class NpzWriter(Writer):
     """NumPy ``.npz`` of arrays: ``ids`` (str), ``seq`` (input order), ``deals`` ``(n, cards)``
-    int8 card ids (N's hand, then E, S, W; -1 pads a partial deal), ``dealer`` ``(n,)`` int8,
-    ``tables`` ``(n, 4 declarers, strains)`` int8, ``strains`` / ``seats`` (names), ``preset``,
-    ``deck``; ``alone`` / ``par`` / ``extra`` as JSON text per deal when present.
+    int8 card indices (N's hand, then E, S, W; -1 pads a partial deal), ``dealer`` ``(n,)``
+    int8 seat index, ``tables`` ``(n, 4 declarers, strains)`` int8; with ``--alone`` / ``--par``
+    the numeric arrays of :mod:`bideuchre.batch.flat` (``alone_tricks`` ``(n, 4, S, B)``,
+    ``par_declarer`` ``(n,)``, …); ``extra`` the carried input keys as JSON text per deal;
+    the legend: ``cards`` (card index → name), ``seats``, ``strains``, ``lone_bids``,
+    ``legend`` (the shapes, as text), and ``preset``, ``deck``, ``schema``.
 
     Durability: each chunk is written as its own part file ``OUTPUT.parts/part-RRRR-CCCCCC.npz``
     (``RRRR`` the run, ``CCCCCC`` the chunk) through a temporary file, fsync and an atomic
@@ -317,6 +343,7 @@ class NpzWriter(Writer):
         self.parts = Path(str(path) + ".parts")
         self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
         super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
+        self.layout = Layout(self.preset, self.deck, self.alone, self.par)
         self.parts.mkdir(exist_ok=True)
         runs = [int(m.group(1)) for p in self.parts.glob("part-*.npz")
                 if (m := re.match(r"part-(\d+)-", p.name))]
@@ -345,9 +372,11 @@ class NpzWriter(Writer):
                 self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
                 # each array read once (an NpzFile reads the array again on every z[key])
                 ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
-                par = z["par"] if "par" in z.files else None
+                par = ({k: z[k] for k in ("par_status", "par_declarer", "par_bid", "par_strain")}
+                       if "par_status" in z.files else None)
+                names = [st.name for st in self.strains]
                 for k, rid in enumerate(ids):
-                    self._seen(str(rid), tables[k], None if par is None else json.loads(par[k]),
+                    self._seen(str(rid), tables[k], None if par is None else par_json_from_arrays(par, k, names),
                                (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])))
 
     def _stored(self, deal: Deal) -> tuple:
@@ -374,10 +403,7 @@ class NpzWriter(Writer):
                       dealer=chunk.dealers, tables=result.tables,
                       strains=np.array([st.name for st in self.strains]),
                       preset=np.array(self.preset.name), deck=np.array(self.deck.name))
-        if result.alone is not None:
-            arrays["alone"] = np.array([json.dumps(a, ensure_ascii=False) for a in result.alone])
-        if result.par is not None:
-            arrays["par"] = np.array([json.dumps(a, ensure_ascii=False) for a in result.par])
+        arrays.update(self.layout.arrays(result.alone, result.par))
         arrays["extra"] = np.array([json.dumps(e, ensure_ascii=False) if e else "" for e in chunk.extras])
         name = self.parts / f"part-{self.run:04d}-{chunk.index:06d}.npz"
         _atomic_npz(name, arrays, compress=False)
@@ -390,7 +416,9 @@ class NpzWriter(Writer):
             return
         self._keep_finished_output()
         parts = sorted(self.parts.glob("part-*.npz"))
-        keys = ("ids", "seq", "deals", "dealer", "tables", "alone", "par", "extra")
+        keys = ("ids", "seq", "deals", "dealer", "tables", "alone_tricks", "alone_all", "alone_give",
+                "alone_discard", "par_status", "par_declarer", "par_bid", "par_strain", "par_tricks",
+                "par_points", "extra")
         cols: dict[str, list] = {k: [] for k in keys}
         for part in parts:
             with np.load(part) as z:
@@ -409,8 +437,8 @@ class NpzWriter(Writer):
             out = dict(ids=np.array([], dtype=str), seq=np.zeros(0, np.int64),
                        deals=np.zeros((0, self.deck.cards), np.int8), dealer=np.zeros(0, np.int8),
                        tables=np.zeros((0, 4, ns), np.int8))
-        out.update(strains=np.array([st.name for st in self.strains]), seats=np.array([s.name for s in Seat]),
-                   preset=np.array(self.preset.name), deck=np.array(self.deck.name),
+        out.update(self.layout.legend())
+        out.update(preset=np.array(self.preset.name), deck=np.array(self.deck.name),
                    schema=np.array(SCHEMA))
         _atomic_npz(self.path, out, compress=True)
         shutil.rmtree(self.parts)
