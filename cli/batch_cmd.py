@@ -8,7 +8,6 @@ lines, the progress bar and the summary go to stderr.  Exit codes: 0 ok, 1 inter
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 from typing import List, Optional
@@ -115,7 +114,7 @@ def batch(
     hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),
     dask: Optional[str] = typer.Option(None, "--dask", help="'local': run chunks on a local Dask cluster of --jobs workers."),
-    executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads, the solver releases the GIL; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
+    executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads for DD tables, the solver releases the GIL; processes with --alone or --par on 2+ jobs; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
 ) -> None:
@@ -160,11 +159,8 @@ def batch(
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
-            if total is None:       # stdin: wait for its first line before making any output
-                first = next(records, None)
-                if first is not None:
-                    records = itertools.chain([first], records)
-            if total == 0 or (total is None and first is None):
+            # stdin: wait for its first lines before making any output
+            if total == 0 or (total is None and not records.prime()):
                 raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
         summary = B.Summary(p, d)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,

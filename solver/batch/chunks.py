@@ -13,7 +13,7 @@ from ..notation import Deal
 from ..rules import BidEuchreError, DeckForm, Preset, Seat
 from ..search.solve import table_from_ns, table_leaders, tt_bits_for
 from .base import BatchError
-from .readers import Record
+from .readers import Record, prepare
 
 
 def batch_tt_bits(deck: DeckForm | str) -> int:
@@ -136,15 +136,15 @@ class _Chunk:
         self.index = index
         self.seqs = np.array([r.seq for r in records], dtype=np.int64)
         self.ids = [r.id for r in records]
-        self.pbns = [r.deal.pbn() for r in records]
-        self.dealers = np.array([int(r.deal.dealer) for r in records], dtype=np.int8)
         self.extras = [r.extra for r in records]
-        self.counts = np.array([r.deal.counts() for r in records], dtype=np.uint8).reshape(-1, 4, 24)
+        self.dealers = np.array([int(r.deal.dealer) for r in records], dtype=np.int8)
         self.totals = np.array([len(r.deal.hands[0]) for r in records], dtype=np.int16)
+        prep = [r.prep or prepare(r) for r in records]        # made by the reader's work
+        self.pbns = [p[0] for p in prep]
+        self.counts = np.array([p[1] for p in prep], dtype=np.uint8).reshape(-1, 4, 24)
         cards = np.full((len(records), deck.cards), -1, dtype=np.int8)
-        for i, r in enumerate(records):
-            flat = [c for h in r.deal.hands for c in h]
-            cards[i, :len(flat)] = flat
+        for i, p in enumerate(prep):
+            cards[i, :len(p[2])] = p[2]
         self.cards = cards
 
     def __len__(self) -> int:

@@ -3,11 +3,12 @@ generated from a seed (:func:`generate_records`), as :class:`Record` and :class:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -32,6 +33,15 @@ class Record:
     id: int | str
     deal: Deal
     extra: dict = field(default_factory=dict)
+    prep: tuple | None = field(default=None, repr=False, compare=False)   # see prepare()
+
+
+def prepare(rec: Record) -> tuple:
+    """What a chunk needs of a deal, made once by the reader's work (on a worker thread):
+    ``(deal text, card counts (4 × 24), card indices hand after hand)``; stored in ``rec.prep``."""
+    d = rec.deal
+    rec.prep = (d.pbn(), d.counts(), [c for h in d.hands for c in h])
+    return rec.prep
 
 
 @dataclass
@@ -93,54 +103,123 @@ def _number_id(rid: int | str) -> int | None:
     return int(rid) if rid.isascii() and rid.isdigit() and str(int(rid)) == rid else None
 
 
+class RecordSource:
+    """Records (and bad lines) made in two stages, so that the costly one can run on workers.
+
+    ``batches`` yields the raw input a batch at a time (lines, or generated blocks);
+    ``work(batch)`` makes the records of one batch (parsing, dealing: a pure function, safe to
+    run on a worker thread); ``take(made)`` runs on the caller, batch after batch in input
+    order (the checks across lines: repeated ids).  Iterating the source runs both stages in
+    order on the caller; :func:`bideuchre.batch.run_batch` runs ``work`` on its worker threads
+    (the main thread then only reads, checks ids and writes: issue 14 item 18)."""
+
+    def __init__(self, batches: Iterator, work: Callable[[object], list], take: Callable[[list], Iterator]):
+        self._batches, self.work, self.take = batches, work, take
+        self._first: list | None = None
+
+    def prime(self) -> bool:
+        """Read the first batch now (waiting for stdin's first lines); False when there is none."""
+        if self._first is None:
+            self._first = next(self._batches, [])
+        return bool(self._first)
+
+    def batches(self) -> Iterator:
+        """The raw batches, the one read by :meth:`prime` first."""
+        if self._first is not None:
+            first, self._first = self._first, []
+            if first:
+                yield first
+        yield from self._batches
+
+    def __iter__(self) -> Iterator[Record | BadLine]:
+        for batch in self.batches():
+            yield from self.take(self.work(batch))
+
+
+READ_BATCH = 256      # lines parsed in one piece of work
+
+
+def _line_batches(source) -> Iterator[list]:
+    batch: list = []
+    for item in read_lines(source):
+        batch.append(item)
+        if len(batch) >= READ_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _parse_batch(batch: list, deck: DeckForm, dealer) -> list:
+    """(line number, start of the text, Record or BadLine) of each line of a batch."""
+    out = []
+    for lineno, text in batch:
+        if isinstance(text, LineError):
+            out.append((lineno, text.text, BadLine(lineno, text.message, text.text)))
+            continue
+        try:
+            rec = _parse_line(lineno, text, deck, dealer)
+            prepare(rec)
+            out.append((lineno, text[:QUOTE], rec))
+        except (BidEuchreError, ValueError, TypeError) as exc:
+            out.append((lineno, text[:QUOTE], BadLine(lineno, _clip(str(exc)), text[:QUOTE])))
+    return out
+
+
+class _Ids:
+    """The check across lines: an id names one deal only (see :func:`read_records`)."""
+
+    def __init__(self):
+        self.named: dict[str, int] = {}     # explicit ids -> line
+        self.plain = bytearray()            # bit L: line L is a deal named by its number
+
+    def __call__(self, parsed: list) -> Iterator[Record | BadLine]:
+        named, plain = self.named, self.plain
+        for lineno, start, rec in parsed:
+            if isinstance(rec, BadLine):
+                yield rec
+                continue
+            key = str(rec.id)
+            if rec.id == lineno:                            # named by its line number
+                if key in named:
+                    yield BadLine(lineno, f"this line's number is the id of line {named[key]}; give it "
+                                          f"an id of its own", start)
+                    continue
+                if len(plain) <= lineno >> 3:
+                    plain.extend(bytes((lineno >> 3) + 1 - len(plain) + 4096))
+                plain[lineno >> 3] |= 1 << (lineno & 7)
+            else:
+                num = _number_id(rec.id)
+                if key in named:
+                    yield BadLine(lineno, f"id {quote(key)} repeats the id of line {named[key]}", start)
+                    continue
+                if num is not None and num < 8 * len(plain) and plain[num >> 3] >> (num & 7) & 1:
+                    yield BadLine(lineno, f"id {quote(key)} is the id of line {num} (a deal without an id "
+                                          f"is named by its line number)", start)
+                    continue
+                named[key] = lineno
+            yield rec
+
+
 def read_records(source, deck: DeckForm | str = "single24",
-                 dealer: int | str | None = None) -> Iterator[Record | BadLine]:
+                 dealer: int | str | None = None) -> RecordSource:
     """Read deals, one a line, from a path, ``-`` (stdin) or an open file.
 
     A line is a PBN-style deal (RULES.md §4) or a JSON object with a ``deal`` key (``id`` and
     ``dealer`` keys are used, other keys carried through).  Blank lines and lines starting with
     ``#`` are skipped.  Lines are read by :func:`bideuchre.textio.read_lines`: at most
-    :data:`~bideuchre.textio.MAX_LINE` bytes a line, UTF-8.  Yields a :class:`Record` per good
-    line and a :class:`BadLine` (with its line number, the error and the start of the text)
-    per bad one: a line too long, not UTF-8, not a deal, or whose id is already taken (ids
-    are unique: a line without an ``id`` is named by its line number, so an explicit ``id``
-    equal to the number of an earlier line without one is taken too, and a line without one
-    whose number an earlier line took as its ``id`` is refused).  Never raises for a bad line.
-    Memory per line read: the explicit ids, and one bit per line.
-    ``dealer`` is the default dealer (else the seat named before the colon).
+    :data:`~bideuchre.textio.MAX_LINE` bytes a line, UTF-8.  Iterating the result yields a
+    :class:`Record` per good line and a :class:`BadLine` (with its line number, the error and
+    the start of the text) per bad one: a line too long, not UTF-8, not a deal, or whose id is
+    already taken (ids are unique: a line without an ``id`` is named by its line number, so an
+    explicit ``id`` equal to the number of an earlier line without one is taken too, and a line
+    without one whose number an earlier line took as its ``id`` is refused).  Never raises for
+    a bad line.  Memory per line read: the explicit ids, and one bit per line.
+    ``dealer`` is the default dealer (else the seat named before the colon).  The result is a
+    :class:`RecordSource` (lines are parsed in batches of :data:`READ_BATCH`).
     """
     deck = get_deck(deck)
-    named: dict[str, int] = {}     # explicit ids -> line: an id must name one deal only
-    plain = bytearray()            # bit L: line L is a deal named by its number
-    for lineno, text in read_lines(source):
-        if isinstance(text, LineError):
-            yield BadLine(lineno, text.message, text.text)
-            continue
-        try:
-            rec = _parse_line(lineno, text, deck, dealer)
-        except (BidEuchreError, ValueError, TypeError) as exc:
-            yield BadLine(lineno, _clip(str(exc)), text[:QUOTE])
-            continue
-        key = str(rec.id)
-        if rec.id == lineno:                            # named by its line number
-            if key in named:
-                yield BadLine(lineno, f"this line's number is the id of line {named[key]}; give it "
-                                      f"an id of its own", text[:QUOTE])
-                continue
-            if len(plain) <= lineno >> 3:
-                plain.extend(bytes((lineno >> 3) + 1 - len(plain) + 4096))
-            plain[lineno >> 3] |= 1 << (lineno & 7)
-        else:
-            num = _number_id(rec.id)
-            if key in named:
-                yield BadLine(lineno, f"id {quote(key)} repeats the id of line {named[key]}", text[:QUOTE])
-                continue
-            if num is not None and num < 8 * len(plain) and plain[num >> 3] >> (num & 7) & 1:
-                yield BadLine(lineno, f"id {quote(key)} is the id of line {num} (a deal without an id "
-                                      f"is named by its line number)", text[:QUOTE])
-                continue
-            named[key] = lineno
-        yield rec
+    return RecordSource(_line_batches(source), functools.partial(_parse_batch, deck=deck, dealer=dealer), _Ids())
 
 
 def _clip(message: str, limit: int = 300) -> str:
@@ -181,7 +260,7 @@ def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, 
 
 def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
                      fixed: dict[Seat, list[int]] | None = None,
-                     dealer: int | str | None = None, start: int = 0) -> Iterator[Record]:
+                     dealer: int | str | None = None, start: int = 0) -> RecordSource:
     """Uniform random deals of ``deck`` (the whole deck dealt), ids ``start+1 .. n``.
 
     Deal *i* is a function of ``(seed, i)`` only: deals come in blocks of :data:`GEN_BLOCK`,
@@ -194,7 +273,10 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
     deck = get_deck(deck)
     fixed = dict(fixed or {})
     check_generate(n, seed)
-    return _generate(n, seed, deck, fixed, dealer, start)
+    blocks = ((b, max(start, b * GEN_BLOCK), min(n, (b + 1) * GEN_BLOCK))
+              for b in range(start // GEN_BLOCK, (n + GEN_BLOCK - 1) // GEN_BLOCK))
+    return RecordSource(blocks, functools.partial(_generate_block, seed=seed, deck=deck, fixed=fixed,
+                                                  dealer=dealer), iter)
 
 
 def check_generate(n: int, seed: int) -> None:
@@ -207,24 +289,27 @@ def check_generate(n: int, seed: int) -> None:
                          f"3,000 deals a second); split a larger study into runs of other seeds")
 
 
-def _generate(n: int, seed: int, deck: DeckForm, fixed: dict, dealer, start: int) -> Iterator[Record]:
+def _generate_block(block: tuple[int, int, int], seed: int, deck: DeckForm, fixed: dict, dealer) -> list[Record]:
+    """The deals ``lo .. hi - 1`` of block ``b`` (``block = (b, lo, hi)``), block *b* shuffled by
+    ``numpy.random.default_rng([seed, b])``."""
+    b, lo, hi = block
     pack = Counter({c: deck.copies for c in deck.card_ids})
     for cards in fixed.values():
         pack.subtract(cards)
     rest = np.array(sorted(pack.elements()), dtype=np.int8)
     free = [s for s in Seat if s not in fixed]
     h = deck.hand
-    i = start
-    while i < n:
-        b = i // GEN_BLOCK
-        rng = np.random.default_rng([seed, b])
-        rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
-        for j in range(i - b * GEN_BLOCK, min(GEN_BLOCK, n - b * GEN_BLOCK)):
-            hands: list = [None] * 4
-            for s, cards in fixed.items():
-                hands[s] = cards
-            row = rows[j].tolist()
-            for k, s in enumerate(free):
-                hands[s] = row[k * h:(k + 1) * h]
-            yield Record(i, i + 1, Deal(hands, deck, dealer), {"seed": seed})
-            i += 1
+    rng = np.random.default_rng([seed, b])
+    rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
+    out = []
+    for i in range(lo, hi):
+        hands: list = [None] * 4
+        for s, cards in fixed.items():
+            hands[s] = cards
+        row = rows[i - b * GEN_BLOCK].tolist()
+        for k, s in enumerate(free):
+            hands[s] = row[k * h:(k + 1) * h]
+        rec = Record(i, i + 1, Deal(hands, deck, dealer), {"seed": seed})
+        prepare(rec)
+        out.append(rec)
+    return out
