@@ -109,7 +109,7 @@ def batch(
     resume: bool = typer.Option(False, "--resume", help="Skip the ids already in the output and append the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first malformed line (after writing the deals before it)."),
-    generate: Optional[int] = typer.Option(None, "--generate", help="Solve N uniform random deals of the preset's deck instead of reading input."),
+    generate: Optional[int] = typer.Option(None, "--generate", help="Solve N uniform random deals of the preset's deck instead of reading input (at most 10^9)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --generate (default: random, printed)."),
     hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),

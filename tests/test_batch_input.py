@@ -235,3 +235,38 @@ def test_dask_local_prints_no_raw_warning(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Warning" not in r.stderr and "warnings.warn" not in r.stderr, r.stderr
     assert "solved 8 deals" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# 18: the default uses both cores: parsing off the main thread, processes for --alone/--par
+
+@pytest.mark.parametrize("source", ["file", "generate"])
+def test_the_readers_work_runs_on_the_worker_threads(tmp_path, monkeypatch, source):
+    import threading
+    from bideuchre.batch import readers
+    where = set()
+    real = readers.prepare
+
+    def spy(rec):
+        where.add(threading.current_thread() is threading.main_thread())
+        return real(rec)
+
+    monkeypatch.setattr(readers, "prepare", spy)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(real_deals(600)) + "\n")
+    records = B.read_records(src, "single24") if source == "file" else B.generate_records(1500, 2)
+    writer = B.open_writer("jsonl", tmp_path / "o.jsonl", "racehorse")
+    rep = B.run_batch(records, writer, jobs=2)
+    assert rep.solved == (600 if source == "file" else 1500)
+    assert where == {False}                     # never on the main thread
+    # iterating a source by itself still gives every record, in order, on this thread
+    where.clear()
+    assert [r.seq for r in B.read_records(src, "single24")] == list(range(600))
+    assert where == {True}
+
+
+def test_auto_runs_lone_and_par_on_processes():
+    assert B.auto_executor(2, par=True) == "process" and B.auto_executor(2, alone=True) == "process"
+    assert B.auto_executor(2) == "thread" and B.auto_executor(1, par=True) == "thread"
+    r = run_cli("--generate", "4", "--seed", "2", "-p", "pepper", "--par", "-j", "2", "--no-summary")
+    assert r.exit_code == 0 and "2 worker processes" in r.output, r.output
