@@ -99,7 +99,7 @@ def batch(
     input: Optional[str] = typer.Argument(None, help="File of deals, one a line (PBN-style or JSON with a 'deal' key), or - for stdin. Not with --generate."),
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Default dealer seat (a JSON line's 'dealer' wins; default: the seat before the colon)."),
+    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Default dealer seat (a JSON line's 'dealer' wins; default: the seat before the colon); with --generate also 'rotate' (N E S W in turn) or 'random'."),
     alone: bool = typer.Option(False, "--alone", help="Also the lone table of each deal (bideuchre.analysis.lone)."),
     par: bool = typer.Option(False, "--par", help="Also the par result of each deal (bideuchre.analysis.par)."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or npz (default: from the output's name, else jsonl)."),
@@ -128,6 +128,8 @@ def batch(
             raise B.BatchError("give either an input file or --generate N, not both")
         if hand and generate is None:
             raise B.BatchError("--hand needs --generate")
+        if generate is None and dealer is not None and dealer.lower() in B.DEALER_MODES:
+            raise B.BatchError(f"--dealer {dealer} needs --generate (a file's deals name their dealer)")
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
         B.check_run_options(executor, chunk_size)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -270,3 +271,30 @@ def test_auto_runs_lone_and_par_on_processes():
     assert B.auto_executor(2) == "thread" and B.auto_executor(1, par=True) == "thread"
     r = run_cli("--generate", "4", "--seed", "2", "-p", "pepper", "--par", "-j", "2", "--no-summary")
     assert r.exit_code == 0 and "2 worker processes" in r.output, r.output
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 16: --dealer rotate|random for generated deals
+
+def test_generated_dealers_rotate_or_random(tmp_path):
+    rotate = [int(r.deal.dealer) for r in B.generate_records(9, 3, dealer="rotate")]
+    assert rotate == [0, 1, 2, 3, 0, 1, 2, 3, 0]
+    fixed = [r.deal for r in B.generate_records(2100, 3)]
+    rand = [r.deal for r in B.generate_records(2100, 3, dealer="random")]
+    assert [d.hands for d in rand] == [d.hands for d in fixed]       # the hands do not change
+    counts = np.bincount([int(d.dealer) for d in rand], minlength=4)
+    assert all(abs(c - 525) < 4 * np.sqrt(2100 * 0.25 * 0.75) for c in counts), counts
+    tail = [int(r.deal.dealer) for r in B.generate_records(2100, 3, dealer="random", start=1500)]
+    assert tail == [int(d.dealer) for d in rand[1500:]]            # deal i from (seed, i) only
+    outs = []
+    for jobs, chunk in (("1", "7"), ("2", "50")):
+        out = tmp_path / f"o{jobs}.jsonl"
+        r = run_cli("--generate", "120", "--seed", "4", "--dealer", "random", "-p", "racehorse",
+                    "-j", jobs, "--chunk-size", chunk, "-o", str(out), "--no-summary")
+        assert r.exit_code == 0, r.output
+        outs.append(out.read_text())
+    assert outs[0] == outs[1] and len({json.loads(x)["dealer"] for x in outs[0].splitlines()}) == 4
+    src = tmp_path / "in.txt"
+    src.write_text(real_deals(1)[0] + "\n")
+    r = run_cli(str(src), "--dealer", "rotate")
+    assert r.exit_code == 2 and "--dealer rotate needs --generate" in r.output

@@ -39,7 +39,7 @@ from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_chunk
 from .flat import Layout, load
 from .pool import EXECUTORS, check_run_options, default_jobs
-from .readers import (GEN_BLOCK, MAX_GENERATE, BadLine, Record, RecordSource, check_generate, count_input_lines,
+from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, RecordSource, check_generate, count_input_lines,
                       generate_records, parse_fixed_hands, read_records)
 from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, run_batch
 from .summary import Summary
@@ -50,5 +50,5 @@ __all__ = [
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
-    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
+    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource", "DEALER_MODES",
 ]

@@ -18,6 +18,7 @@ from ..textio import QUOTE, LineError, quote, read_lines
 from .base import BatchError
 
 GEN_BLOCK = 1024      # generated deals per random stream (fixed: deals do not depend on jobs)
+DEALER_MODES = ("rotate", "random")   # --dealer for generated deals, beside a seat
 MAX_GENERATE = 10**9  # generated deals a run at most (ids and input order are int64 arrays)
 
 _RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par")
@@ -267,12 +268,19 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
     block *b* shuffled by ``numpy.random.default_rng([seed, b])``, so the same seed gives the
     same deals whatever the number of workers, the chunk size or ``start``.  ``fixed`` gives
     seats whose hands are fixed (:func:`parse_fixed_hands`); the other seats get the rest of the
-    deck uniformly.  Each record carries ``{"seed": seed}``.  Raises BatchError (at once, not
+    deck uniformly.  ``dealer``: a seat (default N), ``"rotate"`` (deal *i*, 1-based, dealt by
+    N, E, S, W in turn: deal 1 by N) or ``"random"`` (each deal's dealer uniform, drawn from
+    the block's generator after the hands, so the hands do not depend on this option).  Each
+    record carries ``{"seed": seed}``.  Raises BatchError (at once, not
     on the first deal) for a negative ``n`` or ``seed`` or ``n`` over :data:`MAX_GENERATE`.
     """
     deck = get_deck(deck)
     fixed = dict(fixed or {})
     check_generate(n, seed)
+    if not (isinstance(dealer, str) and dealer.lower() in DEALER_MODES) and dealer is not None:
+        dealer = parse_seat(dealer)              # a bad seat is refused now, not on the first deal
+    elif isinstance(dealer, str):
+        dealer = dealer.lower()
     blocks = ((b, max(start, b * GEN_BLOCK), min(n, (b + 1) * GEN_BLOCK))
               for b in range(start // GEN_BLOCK, (n + GEN_BLOCK - 1) // GEN_BLOCK))
     return RecordSource(blocks, functools.partial(_generate_block, seed=seed, deck=deck, fixed=fixed,
@@ -301,15 +309,19 @@ def _generate_block(block: tuple[int, int, int], seed: int, deck: DeckForm, fixe
     h = deck.hand
     rng = np.random.default_rng([seed, b])
     rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
+    # drawn after the hands, so the hands of a seed are the same whatever the dealer option
+    dealers = rng.integers(0, 4, size=GEN_BLOCK).tolist() if dealer == "random" else None
     out = []
     for i in range(lo, hi):
+        d = (dealers[i - b * GEN_BLOCK] if dealers is not None else i % 4 if dealer == "rotate"
+             else dealer)
         hands: list = [None] * 4
         for s, cards in fixed.items():
             hands[s] = cards
         row = rows[i - b * GEN_BLOCK].tolist()
         for k, s in enumerate(free):
             hands[s] = row[k * h:(k + 1) * h]
-        rec = Record(i, i + 1, Deal(hands, deck, dealer), {"seed": seed})
+        rec = Record(i, i + 1, Deal(hands, deck, d), {"seed": seed})
         prepare(rec)
         out.append(rec)
     return out
