@@ -18,7 +18,12 @@ fresh subprocess so that its peak memory (``ru_maxrss``) is its own:
 Other programs sharing the machine slow the figures: the load average is printed before and
 after, and CPU seconds are given beside wall seconds.
 
+With ``--scaling``, 1 job against 2 jobs of the default executor (threads for DD tables,
+processes with ``--alone``/``--par``), in CPU time (:func:`cpu_scaling`): on a machine shared
+with other programs wall time measures them, CPU seconds do not.
+
     python benchmarks/bench_batch.py [--file F] [--preset racehorse] [--repeat N] [--quick]
+    python benchmarks/bench_batch.py --scaling [--par] [--alone] [--limit N | --generate N] [--repeat N]
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "positions" / "sources" / "real_deals_single24.txt"
+GENERATE = 0          # --generate N: the measured runs generate N deals instead of reading
 
 
 def worker(args) -> None:
@@ -53,18 +59,23 @@ def worker(args) -> None:
         Path(src).write_text("\n".join(lines) + "\n")
     out = os.path.join(args.tmp, "out.jsonl")
     summary = B.Summary(p)
-    writer = B.open_writer("jsonl", out, p, overwrite=True, summary=summary)
+    writer = B.open_writer("jsonl", out, p, overwrite=True, summary=summary, alone=args.alone, par=args.par)
     c0 = time.process_time()
+    m0 = time.thread_time()
     t0 = time.perf_counter()
-    rep = B.run_batch(B.read_records(src, p.deck), writer, jobs=args.jobs, executor=args.executor,
-                      summary=summary)
+    records = (B.generate_records(args.generate, 1, p.deck) if args.generate
+               else B.read_records(src, p.deck))
+    rep = B.run_batch(records, writer, jobs=args.jobs, executor=args.executor,
+                      summary=summary, alone=args.alone, par=args.par)
     wall = time.perf_counter() - t0
+    main_cpu = time.thread_time() - m0
     cpu = time.process_time() - c0
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(json.dumps({"deals": rep.solved, "wall": wall, "cpu": cpu + kids.ru_utime + kids.ru_stime,
+                      "main_cpu": main_cpu,
                       "rate": rep.solved / wall, "maxrss_mb": max(
                           resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, kids.ru_maxrss) / 1024,
-                      "jobs": args.jobs, "executor": args.executor, "pin": args.pin}))
+                      "jobs": args.jobs, "executor": rep.executor, "pin": args.pin}))
 
 
 def burst_scaling(file, preset, deals=1000, rounds=15) -> tuple[float, float]:
@@ -99,11 +110,12 @@ def burst_scaling(file, preset, deals=1000, rounds=15) -> tuple[float, float]:
     return best[1], best[2]
 
 
-def _measure(file, preset, jobs, executor, pin, limit) -> dict:
+def _measure(file, preset, jobs, executor, pin, limit, analyses=()) -> dict:
     """One run in a fresh subprocess (``--worker``); its JSON figures."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, __file__, "--worker", "--file", str(file), "--preset", preset,
-               "--jobs", str(jobs), "--executor", executor, "--tmp", tmp, "--limit", str(limit)]
+               "--jobs", str(jobs), "--executor", executor, "--tmp", tmp, "--limit", str(limit),
+               "--generate", str(GENERATE), *analyses]
         if pin:
             cmd.append("--pin")
         r = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -111,8 +123,24 @@ def _measure(file, preset, jobs, executor, pin, limit) -> dict:
 
 
 def line(label: str, m: dict) -> str:
-    return (f"{label:<34} {m['deals']:>6} deals  {m['wall']:6.2f} s wall  {m['cpu']:6.2f} s CPU  "
-            f"{m['rate']:7.0f} deals/s  peak RSS {m['maxrss_mb']:6.1f} MB")
+    return (f"{label:<34} {m['deals']:>6} deals  {m['wall']:6.2f} s wall  {m['cpu']:6.2f} s CPU "
+            f"(main thread {m['main_cpu']:5.2f})  {m['rate']:7.0f} deals/s  peak RSS {m['maxrss_mb']:6.1f} MB")
+
+
+def cpu_scaling(one: dict, two: dict) -> tuple[float, float]:
+    """Scaling from 1 to 2 jobs in CPU time, for a machine shared with other programs (where
+    wall time measures the others): ``(bound, efficiency)``.
+
+    One job takes at least ``max(worker CPU, main-thread CPU)`` of wall time: the reader and
+    writer (main thread) overlap the solving (worker) on a second core, whatever ``--jobs``.
+    Two jobs take at least ``max(total CPU / 2, main-thread CPU)``.  ``bound`` is the ratio of
+    the two: the scaling two free cores give, from CPU seconds that other programs do not
+    inflate (GIL waits aside: with threads, the Python of the main thread and of the workers
+    shares one GIL; the solver releases it).  ``efficiency`` is the 1-job CPU over the 2-job CPU
+    (work added by running in parallel: start-up, pickling, contention)."""
+    w1 = max(one["cpu"] - one["main_cpu"], one["main_cpu"])
+    w2 = max(two["cpu"] / 2, two["main_cpu"])
+    return w1 / w2, one["cpu"] / two["cpu"]
 
 
 def main() -> None:
@@ -121,19 +149,43 @@ def main() -> None:
     ap.add_argument("--preset", default="racehorse")
     ap.add_argument("--quick", action="store_true", help="only the 2-job run and the memory pair")
     ap.add_argument("--repeat", type=int, default=1, help="runs per figure; the fastest is kept")
+    ap.add_argument("--alone", action="store_true", help="also lone tables")
+    ap.add_argument("--par", action="store_true", help="also par")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N deals of the file")
+    ap.add_argument("--generate", type=int, default=0, help="N generated deals (seed 1) instead of the file")
+    ap.add_argument("--scaling", action="store_true",
+                    help="only 1 job against 2 jobs with the default executor, in CPU time")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
-    ap.add_argument("--executor", default="thread", help=argparse.SUPPRESS)
+    ap.add_argument("--executor", default="auto", help=argparse.SUPPRESS)
     ap.add_argument("--pin", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--tmp", default="", help=argparse.SUPPRESS)
-    ap.add_argument("--limit", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    global GENERATE
+    GENERATE = args.generate
     if args.worker:
         worker(args)
         return
     cores = len(os.sched_getaffinity(0))
-    print(f"bideuchre batch · {args.file} · preset {args.preset} · DD table only · {cores} cores")
+    analyses = [f for f, on in (("--alone", args.alone), ("--par", args.par)) if on]
+    what = " ".join(analyses) or "DD table only"
+    print(f"bideuchre batch · {f'{args.generate:,} generated deals' if args.generate else args.file} · preset {args.preset} · {what} · {cores} cores")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.scaling:
+        runs = {1: [], 2: []}
+        for r in range(args.repeat):
+            for jobs in (1, 2):
+                m = _measure(args.file, args.preset, jobs, "auto", False, args.limit, analyses)
+                runs[jobs].append(m)
+                print(line(f"{jobs} job{'s' * (jobs > 1)}, default ({m['executor']}) (run {r + 1})", m),
+                      f" load {os.getloadavg()[0]:.2f}", flush=True)
+        one = min(runs[1], key=lambda m: m["cpu"])
+        two = min(runs[2], key=lambda m: m["cpu"])
+        bound, eff = cpu_scaling(one, two)
+        print(f"scaling 1 -> 2 jobs in CPU time: {bound:.2f}x (CPU-time efficiency {eff:.2f}); "
+              f"wall {one['wall'] / two['wall']:.2f}x on this machine's load")
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     configs = {"two": dict(jobs=2)}
     if not args.quick:
         configs = {"one_core": dict(jobs=1, pin=True), "one_job": dict(jobs=1), "two": dict(jobs=2),

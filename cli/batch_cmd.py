@@ -8,7 +8,6 @@ lines, the progress bar and the summary go to stderr.  Exit codes: 0 ok, 1 inter
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 from typing import TYPE_CHECKING, List, Optional
@@ -105,7 +104,7 @@ def batch(
     input: Optional[str] = typer.Argument(None, help="File of deals, one a line (PBN-style or JSON with a 'deal' key), or - for stdin. Not with --generate."),
     preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Default dealer seat (a JSON line's 'dealer' wins; default: the seat before the colon)."),
+    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Default dealer seat (a JSON line's 'dealer' wins; default: the seat before the colon); with --generate also 'rotate' (N E S W in turn) or 'random'."),
     alone: bool = typer.Option(False, "--alone", help="Also the lone table of each deal (bideuchre.analysis.lone)."),
     par: bool = typer.Option(False, "--par", help="Also the par result of each deal (bideuchre.analysis.par)."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or npz (default: from the output's name, else jsonl)."),
@@ -115,12 +114,12 @@ def batch(
     resume: bool = typer.Option(False, "--resume", help="Skip the ids already in the output and append the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first malformed line (after writing the deals before it)."),
-    generate: Optional[int] = typer.Option(None, "--generate", help="Solve N uniform random deals of the preset's deck instead of reading input."),
+    generate: Optional[int] = typer.Option(None, "--generate", help="Solve N uniform random deals of the preset's deck instead of reading input (at most 10^9)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for --generate (default: random, printed)."),
     hand: List[str] = typer.Option([], "--hand", help="With --generate, fix a hand: SEAT=HAND (N=AJ.KQ..JT); repeatable."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", help="Run chunks on the Dask cluster at this address (or 'local')."),
     dask: Optional[str] = typer.Option(None, "--dask", help="'local': run chunks on a local Dask cluster of --jobs workers."),
-    executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads, the solver releases the GIL; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
+    executor: str = typer.Option("auto", "--executor", help="auto, thread, process or dask (auto: threads for DD tables, the solver releases the GIL; processes with --alone or --par on 2+ jobs; Dask with --dask or --dask-scheduler; dask alone: a local cluster)."),
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
     rule: List[str] = rule_option(),
@@ -141,6 +140,8 @@ def batch(
             raise B.BatchError("give either an input file or --generate N, not both")
         if hand and generate is None:
             raise B.BatchError("--hand needs --generate")
+        if generate is None and dealer is not None and dealer.lower() in B.DEALER_MODES:
+            raise B.BatchError(f"--dealer {dealer} needs --generate (a file's deals name their dealer)")
         if dask and dask_scheduler:
             raise B.BatchError("give either --dask or --dask-scheduler")
         B.check_run_options(executor, chunk_size)
@@ -149,10 +150,11 @@ def batch(
             raise B.BatchError(f"--summary-json {summary_json!r} is a directory; give a file name")
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):
             raise B.BatchError(f"--summary-json {summary_json!r}: its directory does not exist")
-        if alone and not p.lone_bids and not p.extra.get("lone_exchange"):
-            raise B.BatchError(f"--alone: preset {p.name!r} has no lone bids")
+        B.check_analyses(p, d, alone=alone, par=par)
         if generate is not None and generate < 1:
             raise B.BatchError(f"--generate takes a number of deals of at least 1 (got {generate})")
+        if generate is not None:
+            B.check_generate(generate, seed or 0)
         if dask is not None and dask != "local":
             raise B.BatchError(f"--dask takes 'local' (got {dask!r}); use --dask-scheduler ADDRESS for a cluster")
         address = dask_scheduler or dask
@@ -171,11 +173,8 @@ def batch(
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
-            if total is None:       # stdin: wait for its first line before making any output
-                first = next(records, None)
-                if first is not None:
-                    records = itertools.chain([first], records)
-            if total == 0 or (total is None and first is None):
+            # stdin: wait for its first lines before making any output
+            if total == 0 or (total is None and not records.prime()):
                 raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
         summary = B.Summary(p, d)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,

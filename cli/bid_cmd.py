@@ -180,7 +180,8 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     from bideuchre.analysis.advice import advise, default_samples
     from bideuchre.notation import parse_hand
 
-    from .common import read_lines, source_name
+    from .common import source_name
+    from bideuchre.textio import checked_lines
 
     own_call = None
     if record is not None:
@@ -202,7 +203,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     deal_list = labels = None
     if deals is not None:
         deal_list, labels = [], []
-        for lineno, text in read_lines(deals):
+        for lineno, text in checked_lines(deals, source_name(deals)):
             where = f"{source_name(deals)}: line {lineno}"
             try:
                 deal_list.append(Deal.from_pbn(text, p.deck, dealer_v))

@@ -188,16 +188,23 @@ def source_name(source: str) -> str:
 def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = None) -> int:
     """Call ``handle(line number, text)`` for each deal line on stdin; a line it rejects (a
     ValueError, the library's errors included) is reported on stderr with its number and
-    skipped.  Returns the number of bad lines (the command then exits 2).  Stdin without a
-    deal line is bad input too (as an empty file is to ``batch``).  With ``progress`` (a
-    label), a progress bar on stderr when stderr is a terminal and stdin is not (see
-    :func:`stdin_progress`)."""
+    skipped, as is a line too long or not UTF-8 (:func:`bideuchre.textio.read_lines`: at most
+    :data:`~bideuchre.textio.MAX_LINE` bytes a line, bad input quoted cut short).  Returns the
+    number of bad lines (the command then exits 2).  Stdin without a deal line is bad input too
+    (as an empty file is to ``batch``).  With ``progress`` (a label), a progress bar on stderr
+    when stderr is a terminal and stdin is not (see :func:`stdin_progress`)."""
     from rich.markup import escape
+
+    from bideuchre.textio import LineError, read_lines as capped_lines
 
     bad = seen = 0
     with guard(), stdin_progress(progress) as advance:
-        for lineno, text in read_lines("-"):
+        for lineno, text in capped_lines("-"):
             seen += 1
+            if isinstance(text, LineError):
+                bad += 1
+                err.print(f"[red]error:[/red] {escape(str(text))}", soft_wrap=True)
+                continue
             try:
                 handle(lineno, text)
             except (ValueError, BidEuchreError) as exc:
@@ -304,28 +311,6 @@ def with_rules(obj: dict, preset) -> dict:
 
 # What each analysis assumes, one line under it (issue 15 §3: plain words)
 DOUBLE_DUMMY = "double dummy: every hand visible, best play by all"
-
-
-def read_lines(source: str) -> Iterable[tuple[int, str]]:
-    """(line number, text) of the non-blank, non-comment lines of a file or ``-`` (stdin)."""
-    fh = sys.stdin if source == "-" else open(source, encoding="utf-8")
-    name = source_name(source)
-    i = 0
-    try:
-        while True:
-            try:
-                line = fh.readline()
-            except UnicodeDecodeError:
-                raise BadInput(f"{name}: line {i + 1} is not UTF-8 text") from None
-            if not line:
-                break
-            i += 1
-            text = line.strip().lstrip("\ufeff")
-            if text and not text.startswith("#"):
-                yield i, text
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
 
 
 def hand_text(cards: Iterable[int]) -> Text:

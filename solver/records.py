@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .textio import checked_lines
 from .notation import Deal, Position, counted, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
     PRESETS, Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
@@ -563,12 +564,8 @@ def read_records(path: str | Path) -> list[HandRecord]:
 def _file_blocks(path: str | Path) -> tuple[str, list[_Block], Callable[[_Block, str], HandRecord]]:
     """A record file split into blocks, with the parser of its format (ours or PTN)."""
     path = str(path)
-    raw = Path(path).read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise NotationError(f"{path}:{line}: not UTF-8 text (a hand record file is text)") from None
+    # lines of at most textio.MAX_LINE bytes, UTF-8 (else NotationError "PATH: line N: ...")
+    text = "\n".join(t for _, t in checked_lines(path, content_only=False))
     blocks = _blocks(text, path)
     return path, blocks, (_ptn if _is_ptn(blocks, path) else _ours)
 

@@ -120,7 +120,7 @@ def test_jsonl_csv_npz_agree(tmp_path):
         rows = list(csv.DictReader(fh))
     assert [int(r["id"]) for r in rows] == list(range(1, 46))
     assert [r["deal"] for r in rows] == [g["deal"] for g in js]
-    csv_tab = np.array([[[int(r[f"{s}_{st}"]) for st in strains] for s in "NESW"] for r in rows])
+    csv_tab = np.array([[[int(r[f"tricks_{s}_{st}"]) for st in strains] for s in "NESW"] for r in rows])
     assert (csv_tab == want).all()
     with np.load(outs["npz"]) as z:
         assert z["tables"].dtype == np.int8 and z["tables"].shape == (45, 4, 6)
@@ -230,10 +230,10 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
             raise RuntimeError("injected worker failure")
         return real(task)
 
-    monkeypatch.setattr(B, "solve_chunk", failing)
+    monkeypatch.setattr(B.runner, "solve_chunk", failing)
     with pytest.raises(RuntimeError, match="injected"):
         lib_run(out, B.read_records(src, "single24"), fmt=fmt, jobs=2, chunk_size=10)
-    monkeypatch.setattr(B, "solve_chunk", real)
+    monkeypatch.setattr(B.runner, "solve_chunk", real)
     # without --resume an existing output is refused, never clobbered
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--no-summary")
     assert r.exit_code == 2 and "--resume" in r.output

@@ -1,0 +1,484 @@
+"""Batch output: JSON lines, CSV and npz writers, each durable chunk by chunk and resumable."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..notation import Deal
+from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
+from .base import SCHEMA, BatchError
+from .chunks import ChunkResult, _Chunk
+from .readers import Record
+from .flat import PAR_COLUMNS, Layout, extra_cell, par_json_from_arrays
+from .summary import Summary
+
+FORMATS = ("jsonl", "csv", "npz")
+
+
+
+def check_output(path, resume: bool, overwrite: bool = False) -> None:
+    """Raise BatchError for an output that is a directory or in a directory that does not exist
+    (the same rule for every format: nothing is created but the file), ``--resume`` with
+    ``--overwrite``, or ``--resume`` without an output file (stdout cannot be resumed)."""
+    if path not in (None, "-") and os.path.isdir(path):
+        raise BatchError(f"output {str(path)!r} is a directory; give a file name")
+    if path not in (None, "-") and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise BatchError(f"output {str(path)!r}: its directory does not exist (it is not created)")
+    if resume and overwrite:
+        raise BatchError("give either --resume (finish the output) or --overwrite (start again)")
+    if resume and path in (None, "-"):
+        raise BatchError("--resume needs --output FILE (results on stdout cannot be resumed)")
+
+
+
+def _table_obj(row: np.ndarray, strains) -> dict:
+    return {seat.name: {st.name: int(row[seat, j]) for j, st in enumerate(strains)} for seat in Seat}
+
+
+def _fsync(fh) -> None:
+    fh.flush()
+    try:
+        os.fsync(fh.fileno())
+    except (OSError, io.UnsupportedOperation, ValueError):
+        pass   # stdout to a pipe or terminal: nothing to sync
+
+
+def _drop_partial_tail(path: Path) -> int:
+    """Cut a file back to its last newline (a line half-written by a killed run); returns the
+    bytes dropped."""
+    size = path.stat().st_size
+    if size == 0:
+        return 0
+    with open(path, "rb+") as fh:
+        pos = size
+        step = 65536
+        while pos > 0:
+            start = max(0, pos - step)
+            fh.seek(start)
+            buf = fh.read(pos - start)
+            k = buf.rfind(b"\n")
+            if k >= 0:
+                keep = start + k + 1
+                break
+            pos = start
+        else:
+            keep = 0
+        if keep < size:
+            fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return size - keep
+
+
+class Writer:
+    """Base of the output writers.  ``done`` holds the ids (as ``str``) already in the output
+    when resuming; ``write(chunk, result)`` appends one chunk durably; ``close()`` finishes."""
+
+    fmt = ""
+
+    def __init__(self, path, preset: Preset, deck: DeckForm, *, alone: bool = False,
+                 par: bool = False, resume: bool = False, overwrite: bool = False,
+                 summary: Summary | None = None):
+        self.path = None if path in (None, "-") else Path(path)
+        self.preset, self.deck = preset, deck
+        self.strains = tuple(preset.strains)
+        self.alone, self.par = alone, par
+        self.summary = summary
+        self.done: set[str] = set()
+        self.done_deals: dict[str, tuple] = {}      # id -> the deal as written (see _stored)
+        self.written = 0
+        check_output(path, resume, overwrite)
+        if self.path is not None and resume:
+            self._resume()
+        elif self.path is not None and self._exists():
+            if not overwrite:
+                raise BatchError(f"output {str(self.path)!r} exists; rerun with --resume to finish it "
+                                 f"or --overwrite to start again")
+            self._remove()
+
+    def _exists(self) -> bool:
+        """Whether the output holds anything (an empty file, as a failed start leaves, does
+        not count)."""
+        return self.path.exists() and (not self.path.is_file() or self.path.stat().st_size > 0)
+
+    def _remove(self) -> None:
+        self.path.unlink()
+
+    def _resume(self) -> None:
+        raise NotImplementedError
+
+    def _check_same(self, preset: str, deck: str, where: str) -> None:
+        if (preset, deck) != (self.preset.name, self.deck.name):
+            raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with preset {preset} "
+                             f"and deck {deck}, not {self.preset.name} and {self.deck.name}")
+
+    def check_first(self, rec: "Record") -> None:
+        """Raise BatchError unless the input's first good deal is the output's: chunks are
+        written in input order, so an output to resume holds a prefix of its input.  Checked
+        before anything is solved, so a wrong input is refused with nothing written."""
+        if self.done and str(rec.id) not in self.done:
+            raise BatchError(f"cannot resume {str(self.path)!r}: it does not start with this input's first "
+                             f"deal (id {rec.id!r}); was it started from another input or --seed?")
+
+    def check_done(self, rec: "Record") -> None:
+        """Raise BatchError if ``rec``'s id is in the output with another deal (hands or
+        dealer): the output was started from another input (or another ``--seed``), and
+        resuming would mix the two."""
+        key = str(rec.id)
+        stored = self.done_deals.get(key)
+        if stored is None or stored == self._stored(rec.deal):     # as this run would write it
+            return
+        have = self._stored_deal(stored)
+        if have is not None and have != rec.deal:        # hands and dealer, whatever seat first
+            raise BatchError(f"cannot resume {str(self.path)!r}: it holds id {key!r} with another deal "
+                             f"or dealer than this input's (was it started from another input or --seed?)")
+
+    def _stored(self, deal: Deal) -> tuple:
+        """A deal as a text output stores it: (deal text, dealer name).  Resume keeps these
+        and reads one back into a Deal only when it differs from the input's."""
+        return deal.pbn(), deal.dealer.name
+
+    def _stored_deal(self, stored: tuple) -> Deal | None:
+        """The Deal of a stored form (None if it cannot be read)."""
+        try:
+            return Deal.from_pbn(stored[0], self.deck, stored[1])
+        except (BidEuchreError, TypeError, ValueError):
+            return None
+
+    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None) -> None:
+        key = str(rid)
+        if key in self.done:
+            raise BatchError(f"output {str(self.path)!r} holds id {key!r} twice; cannot resume it")
+        self.done.add(key)
+        if deal is not None:
+            self.done_deals[key] = deal
+        if self.summary is not None and table is not None:
+            self.summary.add(table[None], None if par is None else [par])
+
+    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        raise NotImplementedError
+
+    def close(self, complete: bool = True) -> None:
+        pass
+
+
+class _TextWriter(Writer):
+    """A writer appending text to ``self.fh`` (a file, or stdout which is only flushed)."""
+
+    def close(self, complete: bool = True) -> None:
+        if self.fh is not sys.stdout:
+            self.fh.close()
+        else:
+            self.fh.flush()
+
+
+class JsonlWriter(_TextWriter):
+    """One JSON object a line per deal: ``{"id", <carried keys>, "schema", "deal", "preset",
+    "dealer", "deck", "table"[, "alone"][, "par"]}`` — the keys of ``bideuchre solve --json``
+    plus ``id``.  Appended, flushed and fsynced per chunk."""
+
+    fmt = "jsonl"
+
+    def __init__(self, path, *args, **kw):
+        super().__init__(path, *args, **kw)
+        self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8")
+
+    def _resume(self) -> None:
+        if not self.path.exists():
+            return
+        _drop_partial_tail(self.path)
+        with open(self.path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                    rid = obj["id"]
+                    self._check_same(obj["preset"], obj["deck"], f"line {lineno}")
+                    table = np.array([[obj["table"][s.name][st.name] for st in self.strains] for s in Seat],
+                                     dtype=np.int8)
+                except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                    raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
+                                     f"of this command ({type(exc).__name__}: {exc})") from None
+                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")))
+
+    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        strains = self.strains
+        pname, dname = self.preset.name, self.deck.name
+        lines = []
+        for i in range(len(chunk)):
+            obj = {"id": chunk.ids[i]}
+            obj.update(chunk.extras[i])
+            obj.update({"schema": SCHEMA, "deal": chunk.pbns[i], "preset": pname,
+                        "dealer": Seat(int(chunk.dealers[i])).name, "deck": dname,
+                        "table": _table_obj(result.tables[i], strains)})
+            if result.alone is not None:
+                obj["alone"] = result.alone[i]
+            if result.par is not None:
+                obj["par"] = result.par[i]
+            lines.append(json.dumps(obj, ensure_ascii=False))
+        self.fh.write("\n".join(lines) + "\n")
+        _fsync(self.fh)
+        self.written += len(chunk)
+
+class CsvWriter(_TextWriter):
+    """CSV with a header, one row per deal, numbers in columns of their own
+    (:mod:`bideuchre.batch.flat`): ``id, deal, preset, dealer, deck``, ``tricks_SEAT_STRAIN``
+    (declaring-side DD tricks), with ``--alone`` ``alone_SEAT_STRAIN_BID`` and ``..._all``, with
+    ``--par`` ``par_declarer … par_ew``, then each carried input key of the first chunk as a
+    column and a last ``extra`` column (JSON) for keys first seen later.  The header is written
+    with the first chunk (an empty run writes it on close).  Appended, flushed and fsynced per
+    chunk."""
+
+    fmt = "csv"
+
+    def __init__(self, path, *args, **kw):
+        self.header: list[str] | None = None        # as in the file (set on resume)
+        super().__init__(path, *args, **kw)
+        self.layout = Layout(self.preset, self.deck, self.alone, self.par)
+        self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8", newline="")
+
+    @staticmethod
+    def _rows(rows) -> str:
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        return buf.getvalue()
+
+    def _resume(self) -> None:
+        if not self.path.exists():
+            return
+        _drop_partial_tail(self.path)
+        layout = Layout(self.preset, self.deck, self.alone, self.par)
+        with open(self.path, encoding="utf-8", newline="") as fh:
+            reader = csv.reader(fh)
+            header = next(reader, None)
+            if header is None:
+                return
+            want = layout.columns
+            results = set(Layout(self.preset, self.deck, True, True).columns)    # --alone, --par
+            if header[:len(want)] != want or header[-1] != "extra" \
+                    or any(c in results for c in header[len(want):]):
+                raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's "
+                                 f"(the same preset, deck, --alone and --par?)")
+            self.header = header
+            ntab = 4 * len(self.strains)
+            at = {name: k for k, name in enumerate(header)}
+            for row in reader:
+                if not row:
+                    continue
+                try:
+                    self._check_same(row[2], row[4], f"line {reader.line_num}")
+                    table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
+                    par = layout.par_from_cells({c: row[at[c]] for c in PAR_COLUMNS}) if self.par else None
+                except (ValueError, IndexError) as exc:
+                    raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
+                self._seen(row[0], table, par, (row[1], row[3]))
+
+    def _start(self, chunk: _Chunk | None) -> None:
+        """Write the header: the fixed columns, the carried keys of ``chunk``, ``extra``."""
+        keys: dict[str, None] = {}
+        for e in (chunk.extras if chunk is not None else ()):
+            keys.update(dict.fromkeys(k for k in e if k not in self.layout.columns and k != "extra"))
+        self.header = self.layout.columns + list(keys) + ["extra"]
+        self.fh.write(self._rows([self.header]))
+
+    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        if self.header is None:
+            self._start(chunk)
+        carried = self.header[len(self.layout.columns):-1]
+        rows = []
+        pname, dname = self.preset.name, self.deck.name
+        for i in range(len(chunk)):
+            row = [chunk.ids[i], chunk.pbns[i], pname, Seat(int(chunk.dealers[i])).name, dname]
+            row += self.layout.cells(result.tables[i], None if result.alone is None else result.alone[i],
+                                     None if result.par is None else result.par[i])
+            e = chunk.extras[i]
+            row += [extra_cell(e[k]) if k in e else "" for k in carried]
+            rest = {k: v for k, v in e.items() if k not in carried}
+            row.append(json.dumps(rest, ensure_ascii=False) if rest else "")
+            rows.append(row)
+        self.fh.write(self._rows(rows))
+        _fsync(self.fh)
+        self.written += len(chunk)
+
+    def close(self, complete: bool = True) -> None:
+        if complete and self.header is None:
+            self._start(None)
+            _fsync(self.fh)
+        super().close(complete)
+
+
+class NpzWriter(Writer):
+    """NumPy ``.npz`` of arrays: ``ids`` (str), ``seq`` (input order), ``deals`` ``(n, cards)``
+    int8 card indices (N's hand, then E, S, W; -1 pads a partial deal), ``dealer`` ``(n,)``
+    int8 seat index, ``tables`` ``(n, 4 declarers, strains)`` int8; with ``--alone`` / ``--par``
+    the numeric arrays of :mod:`bideuchre.batch.flat` (``alone_tricks`` ``(n, 4, S, B)``,
+    ``par_declarer`` ``(n,)``, …); ``extra`` the carried input keys as JSON text per deal;
+    the legend: ``cards`` (card index → name), ``seats``, ``strains``, ``lone_bids``,
+    ``legend`` (the shapes, as text), and ``preset``, ``deck``, ``schema``.
+
+    Durability: each chunk is written as its own part file ``OUTPUT.parts/part-RRRR-CCCCCC.npz``
+    (``RRRR`` the run, ``CCCCCC`` the chunk) through a temporary file, fsync and an atomic
+    rename, so a killed run leaves only whole parts.  ``close()`` assembles every part, in
+    input order, into ``OUTPUT`` (again atomically) and removes the parts.  Resuming reads a
+    finished ``OUTPUT`` where it is and moves it into the parts directory only when the run
+    writes its first part (or assembles), so nothing is ever deleted before it is written
+    again, and a resume refused before any work leaves ``OUTPUT`` as it was.
+    """
+
+    fmt = "npz"
+
+    def __init__(self, path, *args, **kw):
+        if path in (None, "-"):
+            raise BatchError("--format npz needs --output FILE")
+        self.parts = Path(str(path) + ".parts")
+        self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
+        super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
+        self.layout = Layout(self.preset, self.deck, self.alone, self.par)
+        self.parts.mkdir(exist_ok=True)
+        runs = [int(m.group(1)) for p in self.parts.glob("part-*.npz")
+                if (m := re.match(r"part-(\d+)-", p.name))]
+        self.run = max(runs, default=0) + 1
+
+    def _exists(self) -> bool:
+        return super()._exists() or (self.parts.exists() and any(self.parts.iterdir()))
+
+    def _remove(self) -> None:
+        if self.path.exists():
+            self.path.unlink()
+        if self.parts.exists():
+            shutil.rmtree(self.parts)
+
+    def _resume(self) -> None:
+        sources = []
+        if self.path.exists():
+            self._finished_output = True
+            sources.append(self.path)
+        if self.parts.exists():
+            for tmp in self.parts.glob("*.tmp"):
+                tmp.unlink()
+            sources += sorted(self.parts.glob("part-*.npz"))
+        for part in sources:
+            with np.load(part) as z:
+                self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
+                # each array read once (an NpzFile reads the array again on every z[key])
+                ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
+                par = ({k: z[k] for k in ("par_status", "par_declarer", "par_bid", "par_strain")}
+                       if "par_status" in z.files else None)
+                names = [st.name for st in self.strains]
+                for k, rid in enumerate(ids):
+                    self._seen(str(rid), tables[k], None if par is None else par_json_from_arrays(par, k, names),
+                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])))
+
+    def _stored(self, deal: Deal) -> tuple:
+        """A deal as the npz output stores it: (card ids hand after hand, dealer)."""
+        return tuple(c for h in deal.hands for c in h), int(deal.dealer)
+
+    def _stored_deal(self, stored: tuple) -> Deal | None:
+        cards, dealer = stored
+        n = len(cards) // 4
+        try:
+            return Deal([list(cards[i * n:(i + 1) * n]) for i in range(4)], self.deck, dealer)
+        except (BidEuchreError, TypeError, ValueError):
+            return None
+
+    def _keep_finished_output(self) -> None:
+        """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""
+        if self._finished_output:
+            os.replace(self.path, self.parts / "part-0000-000000.npz")
+            self._finished_output = False
+
+    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        self._keep_finished_output()
+        arrays = dict(ids=np.array([str(i) for i in chunk.ids]), seq=chunk.seqs, deals=chunk.cards,
+                      dealer=chunk.dealers, tables=result.tables,
+                      strains=np.array([st.name for st in self.strains]),
+                      preset=np.array(self.preset.name), deck=np.array(self.deck.name))
+        arrays.update(self.layout.arrays(result.alone, result.par))
+        arrays["extra"] = np.array([json.dumps(e, ensure_ascii=False) if e else "" for e in chunk.extras])
+        name = self.parts / f"part-{self.run:04d}-{chunk.index:06d}.npz"
+        _atomic_npz(name, arrays, compress=False)
+        self.written += len(chunk)
+
+    def close(self, complete: bool = True) -> None:
+        if not complete:
+            if self.parts.exists() and not any(self.parts.iterdir()):
+                self.parts.rmdir()          # nothing written: no empty directory left behind
+            return
+        self._keep_finished_output()
+        parts = sorted(self.parts.glob("part-*.npz"))
+        keys = ("ids", "seq", "deals", "dealer", "tables", "alone_tricks", "alone_all", "alone_give",
+                "alone_discard", "par_status", "par_declarer", "par_bid", "par_strain", "par_tricks",
+                "par_points", "extra")
+        cols: dict[str, list] = {k: [] for k in keys}
+        for part in parts:
+            with np.load(part) as z:
+                for k in keys:
+                    if k in z.files:
+                        cols[k].append(z[k])
+        n = sum(len(a) for a in cols["ids"])
+        out = {}
+        if n:
+            order = np.argsort(np.concatenate(cols["seq"]), kind="stable")
+            for k in keys:
+                if cols[k] and len(cols[k]) == len(parts):
+                    out[k] = np.concatenate(cols[k])[order]
+        else:
+            ns = len(self.strains)
+            out = dict(ids=np.array([], dtype=str), seq=np.zeros(0, np.int64),
+                       deals=np.zeros((0, self.deck.cards), np.int8), dealer=np.zeros(0, np.int8),
+                       tables=np.zeros((0, 4, ns), np.int8))
+        out.update(self.layout.legend())
+        out.update(preset=np.array(self.preset.name), deck=np.array(self.deck.name),
+                   schema=np.array(SCHEMA))
+        _atomic_npz(self.path, out, compress=True)
+        shutil.rmtree(self.parts)
+
+
+def _atomic_npz(path: Path, arrays: dict, compress: bool) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        (np.savez_compressed if compress else np.savez)(fh, **arrays)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+_WRITERS = {"jsonl": JsonlWriter, "csv": CsvWriter, "npz": NpzWriter}
+
+
+def open_writer(fmt: str | None, path, preset: Preset | str, deck: DeckForm | str | None = None, *,
+                alone: bool = False, par: bool = False, resume: bool = False,
+                overwrite: bool = False, summary: Summary | None = None) -> Writer:
+    """A writer for ``fmt`` (``jsonl``, ``csv`` or ``npz``; None: from the file name, default
+    ``jsonl``) at ``path`` (None or ``-``: stdout, not for npz).  With ``resume`` the ids
+    already in the output are in ``writer.done`` (and their tables in ``summary``).  Raises
+    BatchError for an unknown format, an existing output without ``resume``/``overwrite``, or
+    an output that cannot be resumed."""
+    preset = get_preset(preset)
+    deck = preset.deck if deck is None else get_deck(deck)
+    if fmt is None:
+        suffix = "" if path in (None, "-") else Path(path).suffix.lower().lstrip(".")
+        fmt = suffix if suffix in FORMATS else "jsonl"
+    fmt = fmt.lower()
+    if fmt not in _WRITERS:
+        raise BatchError(f"unknown format {fmt!r} (expected one of: {' '.join(FORMATS)})")
+    return _WRITERS[fmt](path, preset, deck, alone=alone, par=par, resume=resume,
+                         overwrite=overwrite, summary=summary)

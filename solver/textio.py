@@ -1,0 +1,139 @@
+"""Reading text input line by line with a bounded length: the one line reader of every command
+that reads lines (``batch``, ``solve -``, ``par -``, ``bid --deals``, hand record files).
+
+A line longer than :data:`MAX_LINE` bytes, or one that is not UTF-8, is a bad line like any other:
+it is reported with its number and the start of its text quoted (at most :data:`QUOTE` characters),
+and reading goes on with the next line.  The rest of a long line is read and dropped in
+blocks, so memory stays bounded whatever the input (``/dev/zero`` included: one endless bad line).
+
+Decisions (RULES.md is silent on files): a deal line is about 100 bytes and a hand record line
+at most a few hundred, so 64 KiB leaves room for JSON lines with carried keys while a batch's
+chunks in flight stay small; a byte-order mark at the start of the first line is dropped.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Iterator
+
+from .rules import NotationError
+
+__all__ = ["MAX_LINE", "QUOTE", "SKIP_LIMIT", "LineError", "quote", "read_lines", "checked_lines"]
+
+MAX_LINE = 65536      # bytes in a line, the newline not counted
+QUOTE = 60            # characters of bad input quoted in a message
+SKIP_LIMIT = 1 << 26  # bytes of one long line read and dropped before reading stops (64 MiB)
+_BLOCK = 65536        # bytes read at a time while dropping the rest of a long line
+
+
+def quote(text: str, limit: int = QUOTE) -> str:
+    """``text`` as a Python-style quoted string of at most about ``limit`` characters, cut with
+    an ellipsis (``'N:AJ.KQ…'``): bad input is quoted cut short, never in full."""
+    text = str(text)
+    r = repr(text[:limit])
+    if len(r) > limit + 2:              # escapes (\x00) make the quote longer than the text
+        return r[:limit + 1] + "…"
+    return r + "…" if len(text) > limit else r
+
+
+@dataclass
+class LineError:
+    """A line that could not be read as text: its 1-based number, what is wrong (one line, the
+    start of the text quoted), and that start (at most :data:`QUOTE` characters)."""
+
+    lineno: int
+    message: str
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"line {self.lineno}: {self.message}"
+
+
+def _open(source):
+    """(binary or text stream, whether to close it) for a path, ``-`` or an open stream."""
+    if isinstance(source, (str, os.PathLike)):
+        if str(source) == "-":
+            return _open(sys.stdin)
+        return open(source, "rb"), True
+    if source is None:          # the program was started with stdin closed (<&-)
+        raise NotationError("stdin is closed: no input to read")
+    return getattr(source, "buffer", source), False
+
+
+def read_lines(source, *, limit: int = MAX_LINE, content_only: bool = True,
+               skip: int = SKIP_LIMIT) -> Iterator[tuple[int, str | LineError]]:
+    """``(line number, text)`` of each line of a path, ``-`` (stdin) or an open stream (binary,
+    or text: then ``limit`` counts characters), the text stripped of surrounding white space.
+
+    ``content_only`` skips blank lines and comment lines (starting with ``#``).  A line over
+    ``limit`` bytes or not UTF-8 comes as ``(line number, LineError)``; reading goes on after
+    it; a line still going after ``skip`` bytes (:data:`SKIP_LIMIT`, 64 MiB: ``/dev/zero``) ends
+    the reading there, with a LineError saying so.  At most ``limit`` bytes (plus a block of
+    64 KiB) are held at a time.  Raises NotationError for a closed stdin, OSError for a file
+    that cannot be opened or read."""
+    fh, close = _open(source)
+    try:
+        lineno = 0
+        while True:
+            raw = fh.readline(limit + 1)
+            if not raw:
+                return
+            lineno += 1
+            binary = isinstance(raw, bytes)
+            nl = b"\n" if binary else "\n"
+            if len(raw) > limit and not raw.endswith(nl):
+                head = raw[:4 * QUOTE]
+                size, ended = len(raw), False
+                while size <= skip:        # drop the rest of the line, a block at a time
+                    more = fh.readline(_BLOCK)
+                    size += len(more)
+                    if not more or more.endswith(nl):
+                        size -= len(nl) if more else 0
+                        ended = True
+                        break
+                start = head.decode("utf-8", "replace") if binary else head
+                unit = "bytes" if binary else "characters"
+                if not ended:
+                    what = (f"more than {limit:,} {unit}" if skip <= limit else
+                            f"more than {skip:,} {unit} (at most {limit:,}); reading stopped here")
+                    yield lineno, LineError(lineno, f"line too long: {what}: {quote(start)}", start[:QUOTE])
+                    return
+                yield lineno, LineError(lineno, f"line too long: {size:,} {unit} (at most "
+                                                f"{limit:,}): {quote(start)}", start[:QUOTE])
+                continue
+            if binary:
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    start = raw.decode("utf-8", "replace").strip()
+                    yield lineno, LineError(lineno, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
+                                                    f"column {exc.start + 1}): {quote(start)}",
+                                            start[:QUOTE])
+                    continue
+            else:
+                text = raw
+            if lineno == 1:
+                text = text.lstrip("\ufeff")
+            text = text.strip()
+            if content_only and (not text or text.startswith("#")):
+                continue
+            yield lineno, text
+    except UnicodeDecodeError as exc:      # a text stream that decodes by itself
+        yield lineno + 1, LineError(lineno + 1, f"not UTF-8 text ({exc.reason}); reading stopped here")
+    finally:
+        if close:
+            fh.close()
+
+
+def checked_lines(source, name: str | None = None, *, limit: int = MAX_LINE,
+                  content_only: bool = True) -> Iterator[tuple[int, str]]:
+    """:func:`read_lines` for callers that stop at the first bad line: raises NotationError
+    ``"NAME: line N: line too long (...)"`` (``name`` defaults to the path, ``stdin`` for ``-``)."""
+    if name is None:
+        name = "stdin" if str(source) == "-" else str(source)
+    for lineno, text in read_lines(source, limit=limit, content_only=content_only, skip=0):
+        if isinstance(text, LineError):
+            raise NotationError(f"{name}: {text}")
+        yield lineno, text
