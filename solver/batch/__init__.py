@@ -26,7 +26,9 @@ The pipeline (issue 5):
 
 The parts, where a reader looks for them: :mod:`.readers` (input), :mod:`.chunks` (the work on a
 chunk), :mod:`.pool` (threads, processes, Dask), :mod:`.summary`, :mod:`.writers` (outputs and
-resume), :mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version.
+resume), :mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version;
+:mod:`.where` deals under a condition (``--where``) and the dealer of generated deals;
+:mod:`.plot` draws the summary (``--plot``, matplotlib).
 Every public name is importable from ``bideuchre.batch``.
 
 The single entry point is :func:`run_batch`; ``bideuchre batch`` (cli/batch_cmd.py) is a thin
@@ -42,10 +44,12 @@ from .readers import GEN_BLOCK, BadLine, Record, count_input_lines, generate_rec
 from .runner import BatchReport, run_batch
 from .summary import Summary
 from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, Writer, check_output, open_writer
+from .where import DEALERS, WhereBudgetError, WhereTally, default_max_tries, filter_records, generate_where
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
+    "DEALERS", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",
 ]

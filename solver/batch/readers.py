@@ -159,15 +159,22 @@ def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, 
 
 def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
                      fixed: dict[Seat, list[int]] | None = None,
-                     dealer: int | str | None = None, start: int = 0) -> Iterator[Record]:
+                     dealer: int | str | None = None, start: int = 0,
+                     where=None, max_tries: int | None = None, tally=None) -> Iterator[Record]:
     """Uniform random deals of ``deck`` (the whole deck dealt), ids ``start+1 .. n``.
 
     Deal *i* is a function of ``(seed, i)`` only: deals come in blocks of :data:`GEN_BLOCK`,
     block *b* shuffled by ``numpy.random.default_rng([seed, b])``, so the same seed gives the
     same deals whatever the number of workers, the chunk size or ``start``.  ``fixed`` gives
     seats whose hands are fixed (:func:`parse_fixed_hands`); the other seats get the rest of the
-    deck uniformly.  Each record carries ``{"seed": seed}``.
+    deck uniformly.  Each record carries ``{"seed": seed}``.  ``where`` (a
+    :class:`~bideuchre.analysis.conditions.Condition`), ``max_tries``, ``tally`` and a ``dealer``
+    of ``"rotate"`` or ``"random"`` go to :func:`bideuchre.batch.where.generate_where`.
     """
+    from .where import DEALERS, block_rows, generate_where
+    if where is not None or (isinstance(dealer, str) and dealer.strip().lower() in DEALERS):
+        yield from generate_where(n, seed, deck, fixed, where, dealer, start, max_tries, tally)
+        return
     deck = get_deck(deck)
     fixed = dict(fixed or {})
     if n < 0 or seed < 0:
@@ -181,8 +188,7 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
     i = start
     while i < n:
         b = i // GEN_BLOCK
-        rng = np.random.default_rng([seed, b])
-        rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
+        rows = block_rows(seed, b, rest)
         for j in range(i - b * GEN_BLOCK, min(GEN_BLOCK, n - b * GEN_BLOCK)):
             hands: list = [None] * 4
             for s, cards in fixed.items():

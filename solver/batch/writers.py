@@ -150,7 +150,8 @@ class Writer:
         except (BidEuchreError, TypeError, ValueError):
             return None
 
-    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None) -> None:
+    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None,
+              alone: dict | None = None) -> None:
         key = str(rid)
         if key in self.done:
             raise BatchError(f"output {str(self.path)!r} holds id {key!r} twice; cannot resume it")
@@ -158,7 +159,14 @@ class Writer:
         if deal is not None:
             self.done_deals[key] = deal
         if self.summary is not None and table is not None:
-            self.summary.add(table[None], None if par is None else [par])
+            counts = None
+            if self.summary.by is not None:       # --by groups by the deal's cards
+                d = None if deal is None else self._stored_deal(deal)
+                if d is None:
+                    raise BatchError(f"cannot resume {str(self.path)!r} with --by: the deal of id {key!r} cannot be read")
+                counts = np.array(d.counts(), dtype=np.uint8)[None]
+            self.summary.add(table[None], None if par is None else [par],
+                             None if alone is None else [alone], counts)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         raise NotImplementedError
@@ -205,7 +213,8 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")))
+                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")),
+                           obj.get("alone") if self.alone else None)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -264,6 +273,7 @@ class CsvWriter(_TextWriter):
                 raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's")
             ntab = 4 * len(self.strains)
             par_col = header.index("par") if "par" in header else None
+            alone_col = header.index("alone") if "alone" in header and self.alone else None
             for row in reader:
                 if not row:
                     continue
@@ -271,9 +281,10 @@ class CsvWriter(_TextWriter):
                     self._check_same(row[2], row[4], f"line {reader.line_num}")
                     table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
                     par = json.loads(row[par_col]) if par_col is not None else None
+                    alone = json.loads(row[alone_col]) if alone_col is not None else None
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par, (row[1], row[3]))
+                self._seen(row[0], table, par, (row[1], row[3]), alone)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         rows = []
@@ -343,9 +354,11 @@ class NpzWriter(Writer):
                 # each array read once (an NpzFile reads the array again on every z[key])
                 ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
                 par = z["par"] if "par" in z.files else None
+                alone = z["alone"] if "alone" in z.files and self.alone else None
                 for k, rid in enumerate(ids):
                     self._seen(str(rid), tables[k], None if par is None else json.loads(par[k]),
-                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])))
+                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])),
+                               None if alone is None else json.loads(alone[k]))
 
     def _stored(self, deal: Deal) -> tuple:
         """A deal as the npz output stores it: (card ids hand after hand, dealer)."""
