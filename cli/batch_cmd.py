@@ -168,6 +168,16 @@ def _group_tables(by: dict, names: list[str]) -> list[Table]:
     return [t1, t2, t3]
 
 
+def _until_budget(records, spent: list):
+    """The generated deals until the budget of tries runs out: then the run ends normally
+    (every deal found is solved and written, an npz assembled) and the error is kept in
+    ``spent`` for the closing message."""
+    try:
+        yield from records
+    except B.WhereBudgetError as exc:
+        spent.append(exc)
+
+
 @dataclass
 class _Study:
     """The study options, checked: the parsed --where and --by, the --declarer seats."""
@@ -274,6 +284,7 @@ def batch(
             err.print(f"seed {seed}", highlight=False)
         # the input is checked before the output is created: a mistake leaves no empty file
         tally = None
+        spent: list = []        # the WhereBudgetError that ended the generated deals, if any
         if generate is not None:
             fixed = B.parse_fixed_hands(hand, d)
             if study.where is not None:
@@ -283,7 +294,7 @@ def batch(
             total = generate
             if study.where is not None:     # the first deal found (or the budget spent) before any output
                 first = next(records, None)
-                records = itertools.chain([first], records)
+                records = _until_budget(itertools.chain([first], records), spent)
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
@@ -328,10 +339,6 @@ def batch(
                     raise
                 raise fail(f"interrupted: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None
-            except B.WhereBudgetError as exc:
-                saved = f" in {output}" if output else ""
-                raise fail(f"{exc}; {counted(writer.written, 'deal')} of this run saved{saved}"
-                           + (f" (rerun with{again} --resume and a larger --max-tries)" if output else "")) from None
         obj = summary.to_json()
         if seed is not None:
             obj["seed"] = seed
@@ -359,6 +366,12 @@ def batch(
                   highlight=False, soft_wrap=True)
         err.print(f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
                   highlight=False, soft_wrap=True)
+    if spent:
+        e = fail(str(spent[0]))
+        if output:
+            err.print(f"{counted(report.solved, 'deal')} of this run saved in {output}: rerun with{again} "
+                      f"--resume and a larger --max-tries to finish", highlight=False, soft_wrap=True)
+        raise e
     if report.stopped is not None:
         raise fail(f"stopped at {in_name}line {report.stopped.lineno} (--strict): {report.stopped.message}")
     if report.bad_count:

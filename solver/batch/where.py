@@ -208,7 +208,7 @@ def _out_of_tries(tries: int, accepted: int, wanted: int, where: Condition | Non
         need = wanted * tries / accepted
         msg = (f"--where {text!r}: {accepted:,} of {tries:,} tries satisfied it ({_percent(accepted / tries)}); "
                f"{counted(wanted, 'deal')} need about {need:,.0f} tries, over the budget of {tries:,}: "
-               f"raise --max-tries (a resume with a larger one continues) or loosen the condition")
+               f"raise --max-tries or loosen the condition")
     raise WhereBudgetError(msg, tries, accepted, wanted)
 
 
