@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 from dataclasses import dataclass
 from typing import List, Optional
@@ -88,6 +89,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
     t2.add_column("best strain", justify="right", style="bold")
     for level, row in obj["make_rates"].items():
         t2.add_row(level, *(f"{100 * row[st]:.1f}" for st in names), f"{100 * row['best']:.1f}")
+    t2.caption = f"one standard error ≤ {_se(obj['declarer_rows'])} points"
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
@@ -102,7 +104,7 @@ def summary_tables(s: B.Summary) -> list[Table]:
     if "alone" in obj:
         tables.append(_lone_table(obj["alone"], names))
     if "by" in obj:
-        tables += _group_tables(obj["by"], names)
+        tables += _group_tables(obj["by"], names, obj["declarers"])
     return tables
 
 
@@ -136,7 +138,13 @@ def _group_label(by: dict, value: int) -> str:
     return str(value)
 
 
-def _group_tables(by: dict, names: list[str]) -> list[Table]:
+def _se(rows: int) -> str:
+    """The largest standard error of a rate over ``rows`` rows (at 50%), in percentage points.
+    Rows of one deal are not independent across declarers, so this is a guide, not a bound."""
+    return f"{50 / math.sqrt(max(1, rows)):.1f}"
+
+
+def _group_tables(by: dict, names: list[str], declarers: list[str]) -> list[Table]:
     """The summary per value of --by: mean DD tricks, best-strain shares, make rates."""
     feature, groups = by["feature"], by["groups"]
     t1 = simple_table(f"By {feature}: mean DD tricks of the declaring side")
@@ -156,6 +164,9 @@ def _group_tables(by: dict, names: list[str]) -> list[Table]:
     for st in names:
         t3.add_column(st, justify="right")
     t3.add_column("best strain", justify="right", style="bold")
+    t3.add_column("±", justify="right", style="dim")
+    t3.caption = "±: one standard error at most (a rate of 50%), percentage points"
+    per_deal = len(declarers)
     for g in groups:
         label = _group_label(by, g["value"])
         t1.add_row(label, f"{g['deals']:,}", f"{100 * g['share']:.1f}",
@@ -164,7 +175,8 @@ def _group_tables(by: dict, names: list[str]) -> list[Table]:
         levels = list(g["make_rates"].items())
         for k, (level, row) in enumerate(levels):
             t3.add_row(label if k == 0 else "", level, *(f"{100 * row[st]:.1f}" for st in names),
-                       f"{100 * row['best']:.1f}", end_section=k == len(levels) - 1)
+                       f"{100 * row['best']:.1f}", _se(g["deals"] * per_deal) if k == 0 else "",
+                       end_section=k == len(levels) - 1)
     return [t1, t2, t3]
 
 
@@ -304,9 +316,10 @@ def batch(
                     records = itertools.chain([first], records)
             if total == 0 or (total is None and first is None):
                 raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
-            if study.where is not None:
+            if study.where is not None:     # how many pass is not known: a count, not a bar
                 tally = B.WhereTally(study.where.text, generated=False)
                 records = B.filter_records(records, study.where, tally)
+                total = None
         summary = B.Summary(p, d, declarers=study.declarers, by=study.by)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
                                overwrite=overwrite, summary=summary)

@@ -12,7 +12,7 @@ import pytest
 from bideuchre import batch as B
 from bideuchre.analysis.conditions import ConditionError, parse_condition
 from bideuchre.notation import Deal
-from bideuchre.rules import DECKS, BidEuchreError, Card, Rank, Seat, effective_suit, rank_order
+from bideuchre.rules import DECKS, BidEuchreError, Card, Rank, effective_suit, rank_order
 
 SEATS = {"N": [0], "E": [1], "S": [2], "W": [3], "NS": [0, 2], "EW": [1, 3]}
 SUITS = "SHDC"
@@ -224,4 +224,3 @@ def test_cards_in_every_notation():
     for card in ("ST", "S10", "10S", "TS", "t♠", "10♠"):
         assert parse_condition(f"has(N, {card})").evaluate(deal) == 1, card
     assert parse_condition("has(N, SQ)").evaluate(deal) == 0
-    assert Seat.N == 0

@@ -56,7 +56,7 @@ import numpy as np
 
 from ..notation import Deal
 from ..rules import (
-    BidEuchreError, Card, DeckForm, NotationError, Rank, Seat, Suit, effective_suit, get_deck,
+    BidEuchreError, Card, DeckForm, NotationError, Rank, Suit, effective_suit, get_deck,
     rank_order,
 )
 
