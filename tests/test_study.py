@@ -211,6 +211,12 @@ def test_cli_where_generated_and_summary(tmp_path):
     w = json.loads(summ.read_text())["where"]
     assert w["condition"] == "bowers(S, H) == 2" and w["accepted"] == 60 and w["rate"] == round(60 / w["tries"], 6)
     assert f"--where accepted 60 of {w['tries']:,} tries" in res.output
+    # the same deals whatever the workers and the chunks
+    again = tmp_path / "w1.jsonl"
+    res = run_cli("--generate", "60", "--seed", "8", "-p", "racehorse", "--where", "bowers(S, H) == 2",
+                  "-o", str(again), "--jobs", "1", "--chunk-size", "7", "--executor", "process")
+    assert res.exit_code == 0, res.output
+    assert [(o["id"], o["deal"], o["table"]) for o in read_jsonl(again)] == [(o["id"], o["deal"], o["table"]) for o in rows]
 
 
 def test_cli_where_filters_read_deals(tmp_path):
