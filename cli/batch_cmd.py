@@ -301,8 +301,11 @@ def batch(
             fixed = B.parse_fixed_hands(hand, d)
             if study.where is not None:
                 tally = B.WhereTally(study.where.text, generated=True)
-            records = B.generate_records(generate, seed, d, fixed, dealer, where=study.where,
-                                         max_tries=max_tries, tally=tally)
+            if study.where is not None or (dealer is not None and dealer.strip().lower() in B.DEALERS):
+                records = B.generate_where(generate, seed, d, fixed, study.where, dealer,
+                                           max_tries=max_tries, tally=tally)
+            else:
+                records = B.generate_records(generate, seed, d, fixed, dealer)
             total = generate
             if study.where is not None:     # the first deal found (or the budget spent) before any output
                 first = next(records, None)

@@ -37,6 +37,10 @@ def read_jsonl(path: Path) -> list[dict]:
 
 
 def gen(n, seed, deck="single24", **kw):
+    """Generated records: under a condition or a dealer policy from generate_where, else from
+    generate_records (both deal from the same stream)."""
+    if "where" in kw or kw.get("dealer") in B.DEALERS:
+        return list(B.generate_where(n, seed, deck, **kw))
     return list(B.generate_records(n, seed, deck, **kw))
 
 
@@ -94,7 +98,7 @@ def test_the_budget_of_tries_names_the_acceptance_rate():
     rare = parse_condition("bowers(S, H) == 2", want="condition")
     out = []
     with pytest.raises(B.WhereBudgetError) as info:
-        for r in B.generate_records(1000, 1, "single24", where=rare, max_tries=3000):
+        for r in B.generate_where(1000, 1, "single24", where=rare, max_tries=3000):
             out.append(r)
     exc = info.value
     assert exc.tries == 3000 and exc.accepted == len(out) and 100 < len(out) < 250

@@ -159,22 +159,15 @@ def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, 
 
 def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
                      fixed: dict[Seat, list[int]] | None = None,
-                     dealer: int | str | None = None, start: int = 0,
-                     where=None, max_tries: int | None = None, tally=None) -> Iterator[Record]:
+                     dealer: int | str | None = None, start: int = 0) -> Iterator[Record]:
     """Uniform random deals of ``deck`` (the whole deck dealt), ids ``start+1 .. n``.
 
     Deal *i* is a function of ``(seed, i)`` only: deals come in blocks of :data:`GEN_BLOCK`,
     block *b* shuffled by ``numpy.random.default_rng([seed, b])``, so the same seed gives the
     same deals whatever the number of workers, the chunk size or ``start``.  ``fixed`` gives
     seats whose hands are fixed (:func:`parse_fixed_hands`); the other seats get the rest of the
-    deck uniformly.  Each record carries ``{"seed": seed}``.  ``where`` (a
-    :class:`~bideuchre.analysis.conditions.Condition`), ``max_tries``, ``tally`` and a ``dealer``
-    of ``"rotate"`` or ``"random"`` go to :func:`bideuchre.batch.where.generate_where`.
+    deck uniformly.  Each record carries ``{"seed": seed}``.
     """
-    from .where import DEALERS, block_rows, generate_where
-    if where is not None or (isinstance(dealer, str) and dealer.strip().lower() in DEALERS):
-        yield from generate_where(n, seed, deck, fixed, where, dealer, start, max_tries, tally)
-        return
     deck = get_deck(deck)
     fixed = dict(fixed or {})
     if n < 0 or seed < 0:
@@ -198,3 +191,13 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
                 hands[s] = row[k * h:(k + 1) * h]
             yield Record(i, i + 1, Deal(hands, deck, dealer), {"seed": seed})
             i += 1
+
+
+def block_rows(seed: int, block: int, rest: np.ndarray) -> np.ndarray:
+    """Block ``block`` of the generation stream of ``seed``: ``(GEN_BLOCK, len(rest))`` int8, each
+    row a uniform permutation of ``rest`` (the cards left for the seats not fixed, sorted), from
+    ``numpy.random.default_rng([seed, block])``; the free seats take consecutive slices of a
+    row, in seat order.  :func:`generate_records` and, for ``--where``,
+    :func:`bideuchre.batch.where.generate_where` deal from it."""
+    rng = np.random.default_rng([seed, block])
+    return rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)

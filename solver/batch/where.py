@@ -3,8 +3,8 @@ file, and the dealer of generated deals (a seat, ``rotate`` or ``random``).
 
 **Generated deals** come from the stream of :func:`bideuchre.batch.generate_records`: *try* *t*
 is the deal that generation without a condition would give as deal *t* (block ``t // GEN_BLOCK``
-of the seed's stream, :func:`block_rows`).  Deal *i* under a condition is the *i*-th try, in
-order, that satisfies it (rejection sampling): a function of ``(seed, condition, i)`` only, so
+of the seed's stream, :func:`bideuchre.batch.readers.block_rows`).  Deal *i* under a condition
+is the *i*-th try, in order, that satisfies it (rejection sampling): a function of ``(seed, condition, i)`` only, so
 the deals do not depend on ``--jobs`` or the chunk size, a resume regenerates the same deals
 (and skips those written), ``--where true`` gives exactly the deals of no condition, and the
 accepted deals are uniform among the deals that satisfy the condition (the tries are uniform
@@ -36,7 +36,7 @@ from ..analysis.conditions import Condition
 from ..notation import Deal, counted
 from ..rules import DeckForm, NotationError, Seat, get_deck, parse_seat
 from .base import BatchError
-from .readers import GEN_BLOCK, BadLine, Record
+from .readers import GEN_BLOCK, BadLine, Record, block_rows
 
 DEALERS = ("rotate", "random")   # dealer policies beside a fixed seat
 MIN_TRIES = 1_000_000            # the budget of tries is at least this ...
@@ -108,14 +108,6 @@ def _rest_of_deck(deck: DeckForm, fixed: dict[Seat, list[int]]) -> np.ndarray:
     for cards in fixed.values():
         pack.subtract(cards)
     return np.array(sorted(pack.elements()), dtype=np.int8)
-
-
-def block_rows(seed: int, block: int, rest: np.ndarray) -> np.ndarray:
-    """Block ``block`` of the generation stream of ``seed``: ``(GEN_BLOCK, len(rest))`` int8, each
-    row a uniform permutation of ``rest`` (``numpy.random.default_rng([seed, block])``).  The
-    seats that are not fixed take consecutive slices of a row, in seat order."""
-    rng = np.random.default_rng([seed, block])
-    return rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
 
 
 def _block_counts(rows: np.ndarray, free: list[Seat], fixed_counts: dict[Seat, np.ndarray],
