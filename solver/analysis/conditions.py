@@ -632,7 +632,7 @@ class _Parser:
                 if name == "trumps":
                     weights[c] = effective_suit(c, suit) == suit
                 elif name == "bowers":
-                    weights[c] = c.rank == Rank.J and c.suit in (suit, 3 - suit)
+                    weights[c] = c.rank == Rank.J and effective_suit(c, suit) == suit
                 else:
                     weights[c] = c.suit == suit
             hi = min(cap, int(weights.sum()) * deck.copies)
