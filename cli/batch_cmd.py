@@ -372,6 +372,8 @@ def batch(
                 err.print(t)
         if plot and summary.deals:
             plot_summary(obj, plot)
+        elif plot:
+            err.print(f"no deals to draw: {plot} not written", highlight=False, soft_wrap=True)
         if tally is not None:
             err.print(str(tally), highlight=False, soft_wrap=True)
         where = f" → {output}" if output else ""
