@@ -8,14 +8,17 @@ lines, the progress bar and the summary go to stderr.  Exit codes: 0 ok, 1 inter
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from bideuchre.notation import counted
-from bideuchre.rules import get_deck
+from bideuchre.rules import get_deck, parse_seat
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -23,6 +26,19 @@ if TYPE_CHECKING:
     from bideuchre import batch as B
 
 from .common import err, fail, guard, preset_with_rules, rule_option, simple_table, source_name, with_rules
+
+_STUDY = "Study: conditions, groups, plots"
+
+# the condition language of bideuchre.analysis.conditions, for --help (kept here: that module
+# loads NumPy, and the command list must start light)
+LANGUAGE_HELP = (
+    "Conditions (--where; --by takes a number of the same language): "
+    "trumps(SEAT, SUIT) (the left bower is a trump), bowers(SEAT, SUIT), length(SEAT, SUIT) "
+    "(printed suit), has(SEAT, CARD) (copies held), top(SEAT, SUIT, K) (how many of the K "
+    "highest trumps; each double-deck copy one card), aces(SEAT); SEAT is N E S W or a side NS "
+    "EW, SUIT S H D C; numbers, + -, == != < <= > >=, and or not, parentheses. Example: "
+    "--where \"bowers(S, H) == 2 and trumps(S, H) >= 3\" --by \"trumps(S, H)\"."
+)
 
 
 def _rate_column():
@@ -65,7 +81,7 @@ def summary_tables(s: "B.Summary") -> list["Table"]:
         return "<1" if dec == 0 and 0 < v < 0.005 else f"{100 * v:.{dec}f}"
 
     t1 = simple_table("DD tricks of the declaring side, % of rows")
-    t1.caption = f"{counted(obj['deals'], 'deal')} × 4 declarers · preset {obj['preset']}"
+    t1.caption = f"{counted(obj['deals'], 'deal')} × {_declarers(obj)} · preset {obj['preset']}"
     t1.add_column("strain", style="bold cyan")
     t1.add_column("mean", justify="right")
     t1.add_column("top\nseat", justify="right")
@@ -86,6 +102,7 @@ def summary_tables(s: "B.Summary") -> list["Table"]:
     t2.add_column("best strain", justify="right", style="bold")
     for level, row in obj["make_rates"].items():
         t2.add_row(level, *(f"{100 * row[st]:.1f}" for st in names), f"{100 * row['best']:.1f}")
+    t2.caption = f"one standard error ≤ {_se(obj['declarer_rows'])} points"
     tables = [t1, t2]
     if "par_contracts" in obj:
         pc = obj["par_contracts"]
@@ -97,7 +114,142 @@ def summary_tables(s: "B.Summary") -> list["Table"]:
         for label, n in list(pc["by_contract"].items())[:20]:
             t3.add_row(label, f"{n:,}", f"{100 * n / max(1, pc['deals']):.1f}")
         tables.append(t3)
+    if "alone" in obj:
+        tables.append(_lone_table(obj["alone"], names))
+    if "by" in obj:
+        tables += _group_tables(obj["by"], names, obj["declarers"])
     return tables
+
+
+def _declarers(obj: dict) -> str:
+    """``4 declarers`` or ``declarer S`` / ``declarers N S`` for a summary's rows."""
+    seats = obj.get("declarers", ["N", "E", "S", "W"])
+    if len(seats) == 4:
+        return "4 declarers"
+    return ("declarer " if len(seats) == 1 else "declarers ") + " ".join(seats)
+
+
+def _lone_table(lone: dict, names: list[str]) -> Table:
+    """Per lone bid and strain, % of (deal, lone seat) rows where the lone hand takes every
+    trick (with the best exchange), and in any strain."""
+    t = simple_table("Lone hands: % of rows taking every trick (best exchange)")
+    t.caption = f"{counted(lone['rows'], 'row')} (deal × lone seat)" + (
+        f" · {counted(lone['errors'], 'deal')} without a lone table" if lone["errors"] else "")
+    t.add_column("lone bid", style="bold cyan")
+    for st in names:
+        t.add_column(st, justify="right")
+    t.add_column("any strain", justify="right", style="bold")
+    for bid, d in lone["bids"].items():
+        t.add_row(bid, *(f"{100 * d['strains'][st]['every_trick']:.1f}" if st in d["strains"] else "" for st in names),
+                  f"{100 * d['any_strain']:.1f}")
+    return t
+
+
+def _group_label(by: dict, value: int) -> str:
+    if by["kind"] == "condition":
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _se(rows: int) -> str:
+    """The largest standard error of a rate over ``rows`` rows (at 50%), in percentage points.
+    Rows of one deal are not independent across declarers, so this is a guide, not a bound."""
+    return f"{50 / math.sqrt(max(1, rows)):.1f}"
+
+
+def _group_tables(by: dict, names: list[str], declarers: list[str]) -> list[Table]:
+    """The summary per value of --by: mean DD tricks, best-strain shares, make rates."""
+    feature, groups = by["feature"], by["groups"]
+    t1 = simple_table(f"By {feature}: mean DD tricks of the declaring side")
+    t1.add_column(feature if len(feature) <= 16 else "value", style="bold cyan", justify="right")
+    t1.add_column("deals", justify="right")
+    t1.add_column("%", justify="right")
+    for st in names:
+        t1.add_column(st, justify="right")
+    t1.add_column("best", justify="right", style="bold")
+    t2 = simple_table(f"By {feature}: best strain, % of rows")
+    t2.add_column(feature if len(feature) <= 16 else "value", style="bold cyan", justify="right")
+    for st in names:
+        t2.add_column(st, justify="right")
+    t3 = simple_table(f"By {feature}: make rates, % of rows (DD tricks ≥ bid)")
+    t3.add_column(feature if len(feature) <= 16 else "value", style="bold cyan", justify="right")
+    t3.add_column("bid", justify="right")
+    for st in names:
+        t3.add_column(st, justify="right")
+    t3.add_column("best strain", justify="right", style="bold")
+    t3.add_column("±", justify="right", style="dim")
+    t3.caption = "±: one standard error at most (a rate of 50%), percentage points"
+    per_deal = len(declarers)
+    for g in groups:
+        label = _group_label(by, g["value"])
+        t1.add_row(label, f"{g['deals']:,}", f"{100 * g['share']:.1f}",
+                   *(f"{g['strains'][st]['mean']:.2f}" for st in names), f"{g['best_strain']['mean']:.2f}")
+        t2.add_row(label, *(f"{100 * g['strains'][st]['best_share']:.1f}" for st in names))
+        levels = list(g["make_rates"].items())
+        for k, (level, row) in enumerate(levels):
+            t3.add_row(label if k == 0 else "", level, *(f"{100 * row[st]:.1f}" for st in names),
+                       f"{100 * row['best']:.1f}", _se(g["deals"] * per_deal) if k == 0 else "",
+                       end_section=k == len(levels) - 1)
+    return [t1, t2, t3]
+
+
+def _until_budget(records, spent: list):
+    """The generated deals until the budget of tries runs out: then the run ends normally
+    (every deal found is solved and written, an npz assembled) and the error is kept in
+    ``spent`` for the closing message."""
+    from bideuchre import batch as B
+
+    try:
+        yield from records
+    except B.WhereBudgetError as exc:
+        spent.append(exc)
+
+
+@dataclass
+class _Study:
+    """The study options, checked: the parsed --where and --by, the --declarer seats."""
+
+    where: Optional[object] = None
+    by: Optional[object] = None
+    declarers: Optional[tuple] = None
+
+
+def _expression(text: str, deck, what: str, want: str):
+    """Parse a --where/--by expression; a mistake is shown with a caret under its column."""
+    from rich.markup import escape
+
+    from bideuchre.analysis.conditions import ConditionError, parse_condition
+
+    try:
+        return parse_condition(text, deck, what=what, want=want)
+    except ConditionError as exc:
+        e = fail(exc.headline)
+        err.print(escape(exc.caret()), highlight=False, soft_wrap=True)
+        raise e from None
+
+
+def _study_options(deck, where, by, declarer, plot, generate, max_tries) -> _Study:
+    """Check --where, --by, --declarer, --plot and --max-tries before any output is made."""
+    from bideuchre import batch as B
+    from bideuchre.batch.plot import check_plot
+
+    st = _Study()
+    if where is not None:
+        st.where = _expression(where, deck, "--where", "condition")
+        if st.where.never:
+            raise B.BatchError(f"--where {where!r} can never hold in a {deck.name} deal ({st.where.ranges()})")
+    if max_tries is not None and (generate is None or where is None):
+        raise B.BatchError("--max-tries goes with --generate and --where")
+    if by is not None:
+        st.by = _expression(by, deck, "--by", "number")
+    if declarer is not None:
+        text = declarer.replace(",", "").replace(" ", "").upper()
+        if not text or any(c not in "NESW" for c in text) or len(set(text)) != len(text):
+            raise B.BatchError(f"--declarer {declarer!r}: give seats, like S or NS")
+        st.declarers = tuple(parse_seat(c) for c in text)
+    if plot is not None:
+        check_plot(plot)
+    return st
 
 
 def batch(
@@ -123,6 +275,11 @@ def batch(
     summary_json: Optional[str] = typer.Option(None, "--summary-json", help="Write the summary numbers as JSON to this file."),
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
     rule: List[str] = rule_option(),
+    where: Optional[str] = typer.Option(None, "--where", rich_help_panel=_STUDY, help="Only deals satisfying this condition: generated by rejection (exactly N accepted), or read and the others skipped and counted. Example: \"bowers(S, H) == 2 and trumps(S, H) >= 3\"."),
+    max_tries: Optional[int] = typer.Option(None, "--max-tries", min=1, rich_help_panel=_STUDY, help="With --generate and --where, give up after this many tries (default: 10,000 per deal, at least 1,000,000)."),
+    by: Optional[str] = typer.Option(None, "--by", rich_help_panel=_STUDY, help="Group the summary by a number of the --where language, like \"trumps(S, H)\" (a condition groups into no/yes)."),
+    declarer: Optional[str] = typer.Option(None, "--declarer", rich_help_panel=_STUDY, help="Summarise only these declarer seats' rows (S, or NS): the deal's results with that seat declaring."),
+    plot: Optional[str] = typer.Option(None, "--plot", rich_help_panel=_STUDY, help="Draw the DD trick distribution per strain (per --by group) to FILE.png or FILE.svg (the plot extra: matplotlib)."),
 ) -> None:
     """Solve many deals: DD tables (with --alone lone tables, with --par par), written chunk by chunk, resumable."""
     from rich.markup import escape
@@ -134,6 +291,7 @@ def batch(
     with guard():
         p = preset_with_rules(preset, rule)
         d = get_deck(deck) if deck else p.deck
+        study = _study_options(d, where, by, declarer, plot, generate, max_tries)
         if generate is None and input is None:
             raise B.BatchError("give an input file (or - for stdin) or --generate N")
         if generate is not None and input is not None:
@@ -166,17 +324,32 @@ def batch(
             again = f" --seed {seed}"
             err.print(f"seed {seed}", highlight=False)
         # the input is checked before the output is created: a mistake leaves no empty file
+        tally = None
+        spent: list = []        # the WhereBudgetError that ended the generated deals, if any
         if generate is not None:
             fixed = B.parse_fixed_hands(hand, d)
-            records = B.generate_records(generate, seed, d, fixed, dealer)
+            if study.where is not None:
+                tally = B.WhereTally(study.where.text, generated=True)
+            if study.where is not None:
+                records = B.generate_where(generate, seed, d, fixed, study.where, dealer,
+                                           max_tries=max_tries, tally=tally)
+            else:
+                records = B.generate_records(generate, seed, d, fixed, dealer)
             total = generate
+            if study.where is not None:     # the first deal found (or the budget spent) before any output
+                first = next(records, None)
+                records = _until_budget(itertools.chain([first], records), spent)
         else:
             records = B.read_records(input, d, dealer)
             total = B.count_input_lines(input)
             # stdin: wait for its first lines before making any output
             if total == 0 or (total is None and not records.prime()):
                 raise B.BatchError(f"{source_name(input)}: no deals (only blank or # lines)")
-        summary = B.Summary(p, d)
+            if study.where is not None:     # how many pass is not known: a count, not a bar
+                tally = B.WhereTally(study.where.text, generated=False)
+                records = B.filter_records(records, study.where, tally)
+                total = None
+        summary = B.Summary(p, d, declarers=study.declarers, by=study.by)
         writer = B.open_writer(fmt, output, p, d, alone=alone, par=par, resume=resume,
                                overwrite=overwrite, summary=summary)
         if total is not None:
@@ -211,6 +384,8 @@ def batch(
         obj = with_rules(summary.to_json(), p)
         if seed is not None:
             obj["seed"] = seed
+        if tally is not None:
+            obj["where"] = tally.to_json()
         obj["run"] = {"solved": report.solved, "skipped": report.skipped, "bad_lines": report.bad_count,
                       "seconds": round(report.seconds, 3), "deals_per_second": round(report.rate, 1),
                       "executor": report.executor, "jobs": report.jobs}
@@ -221,6 +396,13 @@ def batch(
         if not no_summary and summary.deals:
             for t in summary_tables(summary):
                 err.print(t)
+        if plot and summary.deals:
+            from bideuchre.batch.plot import plot_summary
+            plot_summary(obj, plot)
+        elif plot:
+            err.print(f"no deals to draw: {plot} not written", highlight=False, soft_wrap=True)
+        if tally is not None:
+            err.print(str(tally), highlight=False, soft_wrap=True)
         where = f" → {output}" if output else ""
         # two lines: what was solved and how fast; what else happened and where it went
         secs = f"{report.seconds:.1f} s" if report.seconds >= 0.95 else f"{report.seconds * 1000:.0f} ms"
@@ -229,6 +411,12 @@ def batch(
                   highlight=False, soft_wrap=True)
         err.print(f"{report.skipped:,} already done; {counted(report.bad_count, 'bad line')}{where}",
                   highlight=False, soft_wrap=True)
+    if spent:
+        e = fail(str(spent[0]))
+        if output:
+            err.print(f"{counted(report.solved, 'deal')} of this run saved in {output}: rerun with{again} "
+                      f"--resume and a larger --max-tries to finish", highlight=False, soft_wrap=True)
+        raise e
     if report.stopped is not None:
         raise fail(f"stopped at {in_name}line {report.stopped.lineno} (--strict): {report.stopped.message}")
     if report.bad_count:
@@ -237,4 +425,4 @@ def batch(
 
 def register(app: typer.Typer) -> None:
     """Add the ``batch`` command to the app (called by cli/app.py)."""
-    app.command("batch")(batch)
+    app.command("batch", epilog=LANGUAGE_HELP)(batch)

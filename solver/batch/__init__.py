@@ -26,7 +26,10 @@ The pipeline (issue 5):
 
 The parts, where a reader looks for them: :mod:`.readers` (input), :mod:`.chunks` (the work on a
 chunk), :mod:`.pool` (threads, processes, Dask), :mod:`.summary`, :mod:`.writers` (outputs and
-resume), :mod:`.flat` (results as flat numbers: the CSV columns, the npz arrays, :func:`load`), :mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version.
+resume), :mod:`.flat` (results as flat numbers: the CSV columns, the npz arrays, :func:`load`),
+:mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version;
+:mod:`.where` deals under a condition (``--where``); :mod:`.plot` draws the summary (``--plot``,
+matplotlib).
 Every public name is importable from ``bideuchre.batch``.
 
 The single entry point is :func:`run_batch`; ``bideuchre batch`` (cli/batch_cmd.py) is a thin
@@ -44,11 +47,13 @@ from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, Re
 from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, run_batch
 from .summary import Summary
 from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, Writer, check_output, open_writer
+from .where import WhereBudgetError, WhereTally, default_max_tries, filter_records, generate_where
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
-    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource", "DEALER_MODES",
+    "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
+    "DEALER_MODES", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",
 ]

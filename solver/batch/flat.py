@@ -108,6 +108,21 @@ class Layout:
         return {"par": {"declarer": row["par_declarer"], "bid": row["par_bid"],
                         "strain": row["par_strain"]}}
 
+    def alone_from_cells(self, row: dict) -> dict:
+        """The lone table JSON (the keys the summary reads: per seat and strain, each lone bid's
+        ``bid``, ``tricks`` and ``all``) back from a row's ``alone_*`` columns (CSV text)."""
+        if row.get("alone_error"):
+            return {"error": row["alone_error"]}
+        out: dict = {}
+        for s in Seat:
+            out[s.name] = {}
+            for st in self.strains:
+                cell = f"alone_{s.name}_{st.name}_"
+                out[s.name][st.name] = [
+                    {"bid": b, "tricks": int(row[cell + b]), "all": str(row[cell + b + "_all"]) == "1"}
+                    for b in self.lone if str(row.get(cell + b, "")) != ""]
+        return out
+
     # -- a chunk as npz arrays ------------------------------------------------------------------
 
     def arrays(self, alone: Sequence[dict] | None, par: Sequence[dict] | None) -> dict:
@@ -192,6 +207,17 @@ def par_json_from_arrays(z, i: int, strains: Sequence[str]) -> dict:
         return {"par": None}
     return {"par": {"declarer": Seat(int(z["par_declarer"][i])).name, "bid": str(z["par_bid"][i]),
                     "strain": strains[int(z["par_strain"][i])]}}
+
+
+def alone_json_from_arrays(z, i: int, strains: Sequence[str], bids: Sequence[str]) -> dict:
+    """The lone table JSON the summary reads, back from an npz part's arrays at row ``i``
+    (``alone_tricks`` -1 everywhere: the lone table was not computed)."""
+    tricks, every = z["alone_tricks"][i], z["alone_all"][i]
+    if (tricks < 0).all():
+        return {"error": "not computed"}
+    return {s.name: {st: [{"bid": b, "tricks": int(tricks[s, j, k]), "all": bool(every[s, j, k])}
+                          for k, b in enumerate(bids) if tricks[s, j, k] >= 0]
+                     for j, st in enumerate(strains)} for s in Seat}
 
 
 def extra_cell(value) -> str | int | float:

@@ -277,10 +277,7 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
     deck = get_deck(deck)
     fixed = dict(fixed or {})
     check_generate(n, seed)
-    if not (isinstance(dealer, str) and dealer.lower() in DEALER_MODES) and dealer is not None:
-        dealer = parse_seat(dealer)              # a bad seat is refused now, not on the first deal
-    elif isinstance(dealer, str):
-        dealer = dealer.lower()
+    dealer = parse_dealer(dealer)                # a bad seat is refused now, not on the first deal
     blocks = ((b, max(start, b * GEN_BLOCK), min(n, (b + 1) * GEN_BLOCK))
               for b in range(start // GEN_BLOCK, (n + GEN_BLOCK - 1) // GEN_BLOCK))
     return RecordSource(blocks, functools.partial(_generate_block, seed=seed, deck=deck, fixed=fixed,
@@ -301,27 +298,58 @@ def _generate_block(block: tuple[int, int, int], seed: int, deck: DeckForm, fixe
     """The deals ``lo .. hi - 1`` of block ``b`` (``block = (b, lo, hi)``), block *b* shuffled by
     ``numpy.random.default_rng([seed, b])``."""
     b, lo, hi = block
-    pack = Counter({c: deck.copies for c in deck.card_ids})
-    for cards in fixed.values():
-        pack.subtract(cards)
-    rest = np.array(sorted(pack.elements()), dtype=np.int8)
+    rest = rest_of_deck(deck, fixed)
     free = [s for s in Seat if s not in fixed]
     h = deck.hand
-    rng = np.random.default_rng([seed, b])
-    rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
-    # drawn after the hands, so the hands of a seed are the same whatever the dealer option
-    dealers = rng.integers(0, 4, size=GEN_BLOCK).tolist() if dealer == "random" else None
+    rows, dealers = block_rows(seed, b, rest, random_dealers=dealer == "random")
     out = []
     for i in range(lo, hi):
-        d = (dealers[i - b * GEN_BLOCK] if dealers is not None else i % 4 if dealer == "rotate"
-             else dealer)
+        j = i - b * GEN_BLOCK
+        d = int(dealers[j]) if dealers is not None else i % 4 if dealer == "rotate" else dealer
         hands: list = [None] * 4
         for s, cards in fixed.items():
             hands[s] = cards
-        row = rows[i - b * GEN_BLOCK].tolist()
+        row = rows[j].tolist()
         for k, s in enumerate(free):
             hands[s] = row[k * h:(k + 1) * h]
         rec = Record(i, i + 1, Deal(hands, deck, d), {"seed": seed})
         prepare(rec)
         out.append(rec)
     return out
+
+
+def block_rows(seed: int, block: int, rest: np.ndarray,
+               random_dealers: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """Block ``block`` of the generation stream of ``seed``: ``(rows, dealers)``.  ``rows`` is
+    ``(GEN_BLOCK, len(rest))`` int8, each row a uniform permutation of ``rest`` (the cards left
+    for the seats not fixed, sorted: :func:`rest_of_deck`), from
+    ``numpy.random.default_rng([seed, block])``; the free seats take consecutive slices of a
+    row, in seat order.  With ``random_dealers``, ``dealers`` holds each row's dealer (0..3),
+    drawn from the same generator after the hands (so the hands of a seed do not depend on the
+    dealer option); else None.  :func:`generate_records` and, for ``--where``,
+    :func:`bideuchre.batch.where.generate_where` deal from it."""
+    rng = np.random.default_rng([seed, block])
+    rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
+    return rows, (rng.integers(0, 4, size=GEN_BLOCK) if random_dealers else None)
+
+
+def rest_of_deck(deck: DeckForm, fixed: dict) -> np.ndarray:
+    """The cards left for the seats that are not fixed, sorted (the stream's row order)."""
+    pack = Counter({c: deck.copies for c in deck.card_ids})
+    for cards in fixed.values():
+        pack.subtract(cards)
+    return np.array(sorted(pack.elements()), dtype=np.int8)
+
+
+def parse_dealer(dealer) -> Seat | str | None:
+    """A dealer option of generated deals: None, a seat (``Seat``, int or text), ``"rotate"``
+    or ``"random"`` (:data:`DEALER_MODES`).  Raises NotationError for anything else (naming the
+    choices)."""
+    if dealer is None or isinstance(dealer, Seat):
+        return dealer
+    if isinstance(dealer, str) and dealer.strip().lower() in DEALER_MODES:
+        return dealer.strip().lower()
+    try:
+        return parse_seat(dealer)
+    except (NotationError, ValueError):
+        raise NotationError(f"unknown dealer {dealer!r} (expected a seat N E S W, or rotate or random)") from None

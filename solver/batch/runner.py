@@ -166,7 +166,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
             with _interrupts_held():
                 writer.write(chunk, res)
             if summary is not None:
-                summary.add(res.tables, res.par)
+                summary.add(res.tables, res.par, alone=res.alone, counts=chunk.counts)
             report.solved += len(chunk)
             report.chunks += 1
             if on_progress is not None:

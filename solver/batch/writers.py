@@ -18,7 +18,7 @@ from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, _Chunk
 from .readers import Record
-from .flat import PAR_COLUMNS, Layout, extra_cell, par_json_from_arrays
+from .flat import PAR_COLUMNS, Layout, alone_json_from_arrays, extra_cell, par_json_from_arrays
 from .summary import Summary
 
 FORMATS = ("jsonl", "csv", "npz")
@@ -154,7 +154,8 @@ class Writer:
         except (BidEuchreError, TypeError, ValueError):
             return None
 
-    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None) -> None:
+    def _seen(self, rid, table: np.ndarray | None, par, deal: tuple | None = None,
+              alone: dict | None = None) -> None:
         key = str(rid)
         if key in self.done:
             raise BatchError(f"output {str(self.path)!r} holds id {key!r} twice; cannot resume it")
@@ -162,7 +163,14 @@ class Writer:
         if deal is not None:
             self.done_deals[key] = deal
         if self.summary is not None and table is not None:
-            self.summary.add(table[None], None if par is None else [par])
+            counts = None
+            if self.summary.by is not None:       # --by groups by the deal's cards
+                d = None if deal is None else self._stored_deal(deal)
+                if d is None:
+                    raise BatchError(f"cannot resume {str(self.path)!r} with --by: the deal of id {key!r} cannot be read")
+                counts = np.array(d.counts(), dtype=np.uint8)[None]
+            self.summary.add(table[None], None if par is None else [par],
+                             None if alone is None else [alone], counts)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         raise NotImplementedError
@@ -209,7 +217,8 @@ class JsonlWriter(_TextWriter):
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {lineno} is not a result "
                                      f"of this command ({type(exc).__name__}: {exc})") from None
-                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")))
+                self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")),
+                           obj.get("alone") if self.alone else None)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         strains = self.strains
@@ -279,9 +288,11 @@ class CsvWriter(_TextWriter):
                     self._check_same(row[2], row[4], f"line {reader.line_num}")
                     table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
                     par = layout.par_from_cells({c: row[at[c]] for c in PAR_COLUMNS}) if self.par else None
+                    alone = (layout.alone_from_cells({c: row[at[c]] for c in layout.result_columns
+                                                      if c.startswith("alone_")}) if self.alone else None)
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
-                self._seen(row[0], table, par, (row[1], row[3]))
+                self._seen(row[0], table, par, (row[1], row[3]), alone)
 
     def _start(self, chunk: _Chunk | None) -> None:
         """Write the header: the fixed columns, the carried keys of ``chunk``, ``extra``."""
@@ -374,10 +385,14 @@ class NpzWriter(Writer):
                 ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
                 par = ({k: z[k] for k in ("par_status", "par_declarer", "par_bid", "par_strain")}
                        if "par_status" in z.files else None)
+                alone = ({k: z[k] for k in ("alone_tricks", "alone_all")}
+                         if self.alone and "alone_tricks" in z.files else None)
                 names = [st.name for st in self.strains]
+                bids = self.layout.lone
                 for k, rid in enumerate(ids):
                     self._seen(str(rid), tables[k], None if par is None else par_json_from_arrays(par, k, names),
-                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])))
+                               (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])),
+                               None if alone is None else alone_json_from_arrays(alone, k, names, bids))
 
     def _stored(self, deal: Deal) -> tuple:
         """A deal as the npz output stores it: (card ids hand after hand, dealer)."""
