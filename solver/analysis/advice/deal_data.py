@@ -46,7 +46,7 @@ from ...rules import Preset, Seat, effective_suit, rank_order
 from ...search import _search
 from ...search.solve import tt_bits_for
 from ..auction import Auction, legal_actions
-from ..lone import _bid_values, _plan, _searcher, exchange_order, lone_bids, lone_leader, lone_results
+from ..lone import _bid_values, _plan, _searcher_bits, exchange_order, lone_bids, lone_leader, lone_results
 
 __all__ = ["DealPlan", "DealData", "solve_chunk", "suit_tops", "lone_possible"]
 
@@ -202,7 +202,7 @@ def _no_bad_suit(row: np.ndarray, opp_top: np.ndarray, strain: int) -> bool:
 
 def _lone_searcher(preset: Preset):
     """This thread's lone search context (bideuchre.analysis.lone's, keyed by deck form)."""
-    return _searcher(Deal([[], [], [], []], preset.deck))
+    return _searcher_bits(tt_bits_for(preset.deck))
 
 
 def fixed_tricks(preset: Preset, c: np.ndarray, seat: int, leader: int, lb, strain: int,
@@ -240,6 +240,64 @@ def fixed_tricks(preset: Preset, c: np.ndarray, seat: int, leader: int, lb, stra
             if best == n:
                 return n
     return best if exact else -1
+
+
+def _suit_tops_of(cards, strain: int) -> list:
+    """The order (+1) of the top card of each effective suit among ``cards`` (0: none)."""
+    es, rv = _ES[strain], _RV[strain]
+    top = [0, 0, 0, 0]
+    for c in cards:
+        if rv[c] > top[es[c]]:
+            top[es[c]] = rv[c]
+    return top
+
+
+def _laid_down_made(preset: Preset, counts: np.ndarray, me: int, leader: int, lb, choices: list,
+                    tops: dict) -> np.ndarray:
+    """``(k, choices, strains)`` bool: with the laid-down cards of each choice and the
+    partner's best gift, does our lone hand take every trick?  The same answers as
+    :func:`fixed_tricks` (``exact`` False) for each choice, with the gifts and the suit
+    tops worked out once per deal and strain."""
+    S = counts.shape[0]
+    strains = [int(st) for st in preset.strains]
+    n = preset.tricks
+    partner = (me + 2) % 4
+    out = np.zeros((S, len(choices), len(strains)), dtype=bool)
+    own = _cards_of(counts[0, me])
+    kept = []                           # per choice: the cards kept
+    for d in choices:
+        rest = list(own)
+        for c in d:
+            rest.remove(c)
+        kept.append(rest)
+    ktops = {st: [_suit_tops_of(r, st) for r in kept] for st in strains}
+    searcher = _lone_searcher(preset)
+    for i in range(S):
+        c = counts[i]
+        pc = _cards_of(c[partner])
+        for k, st in enumerate(strains):
+            gifts = _dominant_choices(pc, st, lb.give, highest=True)
+            tp = tops.get(st)
+            opp = None if tp is None else tp[i].tolist()
+            gtops = [_suit_tops_of(g, st) for g in gifts] if opp is not None else None
+            for ci, d in enumerate(choices):
+                base = c.copy()
+                for card in d:
+                    base[me, card] -= 1
+                base[partner] = 0
+                kt = ktops[st][ci]
+                for gi, g in enumerate(gifts):
+                    if opp is not None:
+                        gt = gtops[gi]
+                        if not all(max(kt[u], gt[u]) == 0 or max(kt[u], gt[u]) >= opp[u] for u in range(4)):
+                            continue
+                    fc = base.copy()
+                    for card in g:
+                        fc[me, card] += 1
+                    if searcher.plain(fc, st, leader, me, True)[1]:
+                        out[i, ci, k] = True
+                        break
+    return out
 
 
 @dataclass
@@ -385,15 +443,7 @@ def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
                 t, _ = suit_tops(counts, int(st))
                 tops[int(st)] = np.maximum(t[:, opp[0]], t[:, opp[1]])
         for j, choices in plan.fixed.items():
-            lb = plan.lone[j]
-            arr = np.zeros((S, len(choices), K), dtype=bool)
-            for ci, d in enumerate(choices):
-                for k, st in enumerate(strains):
-                    tp = tops.get(int(st))
-                    for i in range(S):
-                        arr[i, ci, k] = fixed_tricks(preset, counts[i], me, leader, lb, int(st), d,
-                                                     False, None if tp is None else tp[i]) == preset.tricks
-            fixed[j] = arr
+            fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices, tops)
     return Chunk(start, counts, dd, made, fixed)
 
 
