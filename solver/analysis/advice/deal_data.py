@@ -155,6 +155,46 @@ def lone_possible(counts: np.ndarray, preset: Preset, seat: int, strain: int,
     return ok
 
 
+def lone_possible_bid(counts: np.ndarray, preset: Preset, seat: int, strain: int, lb,
+                      leader: int, tops: tuple | None = None) -> np.ndarray:
+    """A sound filter for one lone bid ``lb``: False where ``seat`` surely cannot take every
+    trick alone in ``strain`` (``leader``: the seat that leads the first trick), ``(S,)`` bool.
+
+    ``standard`` 12 (give-first) and bids without exchange on a single deck:
+    :func:`lone_possible`.  Double decks, when the lone hand leads the first trick (the
+    bidder leads: ``double32``, ``double48``; else no filter): a suit in which an opponent
+    holds a card strictly higher than the lone hand's top card of it loses a trick (the lone
+    hand leads every trick it wins, an opponent keeps that card until the suit is led, and of
+    identical cards the first played wins, RULES.md §1).  With ``k`` cards laid down and ``k``
+    received (discard-first, ``double32`` loners and the ``double48`` option), each such suit
+    must be mended by a gift at least as high as the opponents' top (at most k suits) or by
+    laying down every card of it (at most k cards in all): where no split of the bad suits
+    does both, the bid fails.  ``tops``: :func:`suit_tops` if already computed.
+    """
+    S = counts.shape[0]
+    if preset.deck.copies == 1 and (lb.give == 0 or exchange_order(preset, lb) == "give-first"):
+        return lone_possible(counts, preset, seat, strain, lb.give > 0, tops)
+    if int(leader) != seat or exchange_order(preset, lb) == "give-first":
+        return np.ones(S, dtype=bool)
+    top, cnt = suit_tops(counts, strain) if tops is None else tops
+    T = np.maximum(top[:, (seat + 1) % 4], top[:, (seat + 3) % 4])
+    A, P = top[:, seat], top[:, (seat + 2) % 4]
+    mine = cnt[:, seat]
+    bad = (mine > 0) & (A < T)
+    k = lb.give
+    if k == 0:
+        return ~bad.any(axis=1)
+    gfix = P >= T
+    ok = np.zeros(S, dtype=bool)
+    for sub in range(16):               # the suits mended by gifts
+        g = np.array([(sub >> u) & 1 for u in range(4)], dtype=bool)
+        by_gift = bad & g[None, :]
+        by_discard = bad & ~g[None, :]
+        ok |= ((~by_gift | gfix).all(axis=1) & (by_gift.sum(axis=1) <= k)
+               & (np.where(by_discard, mine, 0).sum(axis=1) <= k))
+    return ok
+
+
 def _cards_of(row: np.ndarray) -> list:
     """The cards of one seat's 24 counts, a card twice when both copies are held."""
     return [c for c in range(24) for _ in range(int(row[c]))]
@@ -421,17 +461,20 @@ def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
         for seat, js in plan.lone_for.items():
             if not js:
                 continue
-            bids = [plan.lone[j] for j in js]
-            lplan = _plan(preset, bids)
-            exch = any(lb.give > 0 for lb in bids)
             leader = lone_leader(preset, seat, plan.dealer)
+            plans: dict = {}
             for k, st in enumerate(strains):
-                tops = suit_tops(counts, int(st)) if preset.deck.copies == 1 else None
-                cand = lone_possible(counts, preset, seat, int(st), exch, tops)
-                for i in np.flatnonzero(cand).tolist():
-                    vals = _bid_values(searcher, counts[i], preset, bids, Seat(seat), st, leader,
-                                       True, lplan)
-                    made[i, seat, js, k] = vals
+                tops = suit_tops(counts, int(st))
+                cand = np.stack([lone_possible_bid(counts, preset, seat, int(st), plan.lone[j],
+                                                   int(leader), tops) for j in js], axis=1)
+                for i in np.flatnonzero(cand.any(axis=1)).tolist():
+                    sub = tuple(j for j, ok in zip(js, cand[i]) if ok)   # the bids not ruled out
+                    if sub not in plans:
+                        bids = [plan.lone[j] for j in sub]
+                        plans[sub] = (bids, _plan(preset, bids))
+                    bids, lplan = plans[sub]
+                    made[i, seat, list(sub), k] = _bid_values(searcher, counts[i], preset, bids,
+                                                              Seat(seat), st, leader, True, lplan)
     fixed: dict = {}
     if plan.fixed:
         me = plan.me
