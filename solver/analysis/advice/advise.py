@@ -149,7 +149,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             else:
                 # keep every worker busy, a few chunks ahead of the next look (chunks solved
                 # beyond a stop are dropped: the results depend only on whole blocks)
-                while nxt < total and len(pending) < 3 * workers:
+                while (nxt < total and len(pending) < 2 * workers
+                       and nxt < checks[look] + workers * chunk):
                     f = ex.submit(draw, nxt)
                     f.add_done_callback(lambda f: f.cancelled() or f.exception() or tick(f.result().counts.shape[0]))
                     pending.append(f)

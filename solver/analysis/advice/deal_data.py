@@ -101,16 +101,14 @@ def _trump_length(counts: np.ndarray, side: int, strains) -> np.ndarray:
 def suit_tops(counts: np.ndarray, strain: int) -> tuple[np.ndarray, np.ndarray]:
     """Per deal, seat and effective suit under ``strain``: the order (+1) of the seat's top
     card of the suit (0: void) and its number of cards; two ``(S, 4, 4)`` arrays."""
-    es = np.array([int(effective_suit(c, strain)) for c in range(24)])
-    val = np.array([rank_order(c, strain) + 1 for c in range(24)])
-    member = (es[:, None] == np.arange(4)[None, :])
+    es = np.array(_ES[strain])
+    val = np.array(_RV[strain], dtype=np.int16)
+    member = (es[:, None] == np.arange(4)[None, :]).astype(np.int16)
     held = counts > 0
-    top = np.zeros(counts.shape[:2] + (4,), dtype=np.int16)
-    for c in np.argsort(val):  # ascending: later (higher) cards overwrite
-        u = es[c]
-        top[:, :, u] = np.where(held[:, :, c], val[c], top[:, :, u])
-    cnt = counts.astype(np.int16) @ member.astype(np.int16)
-    return top, cnt
+    # the top card of each suit: the largest of held × order over the suit's cards
+    top = np.max(np.where(held[..., None], (val[:, None] * member)[None, None], 0), axis=2)
+    cnt = counts.astype(np.int16) @ member
+    return top.astype(np.int16), cnt
 
 
 def lone_possible(counts: np.ndarray, preset: Preset, seat: int, strain: int,
@@ -458,23 +456,33 @@ def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
     made = np.zeros((S, 4, L, K), dtype=bool)
     if L:
         searcher = _lone_searcher(preset)
+        all_tops = [suit_tops(counts, int(st)) for st in strains]
         for seat, js in plan.lone_for.items():
             if not js:
                 continue
             leader = lone_leader(preset, seat, plan.dealer)
             plans: dict = {}
             for k, st in enumerate(strains):
-                tops = suit_tops(counts, int(st))
-                cand = np.stack([lone_possible_bid(counts, preset, seat, int(st), plan.lone[j],
-                                                   int(leader), tops) for j in js], axis=1)
-                for i in np.flatnonzero(cand.any(axis=1)).tolist():
-                    sub = tuple(j for j, ok in zip(js, cand[i]) if ok)   # the bids not ruled out
-                    if sub not in plans:
+                tops = all_tops[k]
+                if preset.deck.copies == 1:     # one filter for the bids together (cheaper)
+                    ex = any(plan.lone[j].give > 0 for j in js)
+                    ok = lone_possible(counts, preset, seat, int(st), ex, tops)
+                    rows = [(i, tuple(js)) for i in np.flatnonzero(ok).tolist()]
+                else:
+                    cand = np.stack([lone_possible_bid(counts, preset, seat, int(st), plan.lone[j],
+                                                       int(leader), tops) for j in js], axis=1)
+                    rows = [(i, tuple(j for j, ok in zip(js, cand[i].tolist()) if ok))
+                            for i in np.flatnonzero(cand.any(axis=1)).tolist()]
+                seat_v = Seat(seat)
+                for i, sub in rows:             # sub: the bids not ruled out
+                    got = plans.get(sub)
+                    if got is None:
                         bids = [plan.lone[j] for j in sub]
-                        plans[sub] = (bids, _plan(preset, bids))
-                    bids, lplan = plans[sub]
-                    made[i, seat, list(sub), k] = _bid_values(searcher, counts[i], preset, bids,
-                                                              Seat(seat), st, leader, True, lplan)
+                        got = plans[sub] = (bids, _plan(preset, bids), list(sub))
+                    vals = _bid_values(searcher, counts[i], preset, got[0], seat_v, st, leader,
+                                       True, got[1])
+                    for j, v in zip(got[2], vals):
+                        made[i, seat, j, k] = v
     fixed: dict = {}
     if plan.fixed:
         me = plan.me

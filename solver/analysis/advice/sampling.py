@@ -52,11 +52,11 @@ class SamplingPlan:
 
 def sampling_plan(preset: Preset | str) -> SamplingPlan:
     """The :class:`SamplingPlan` of a preset's deck: single24 (a deal in about 0.5 ms) up to
-    10,000 deals in blocks of 200; double32 4,000 in blocks of 100; double40 1,000 in blocks
+    10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of 100; double40 1,000 in blocks
     of 40; double48 (seconds a deal) 500 in blocks of 10."""
     hand = get_preset(preset).deck.hand
     if hand <= 6:
-        return SamplingPlan(chunk=40, block=200, min_blocks=1, cap=10_000)
+        return SamplingPlan(chunk=100, block=200, min_blocks=1, cap=10_000)
     if hand <= 8:
         return SamplingPlan(chunk=4, block=100, min_blocks=1, cap=4_000)
     if hand <= 10:
