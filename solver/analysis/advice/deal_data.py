@@ -573,12 +573,20 @@ class DealData:
             self._made[:self.S, me, j, :] = arr[:, ci]
 
     def deal(self, i: int) -> Deal:
+        """Deal ``i`` as a :class:`Deal` (the last one asked is kept: refining asks each
+        deal for several seats and strains in a row)."""
         d = self._deals.get(i)
         if d is None:
             c = self._counts[i]
             hands = [[k for k in range(24) for _ in range(int(c[s, k]))] for s in range(4)]
-            d = self._deals[i] = Deal(hands, self.preset.deck, self.dealer)
+            self._deals = {i: Deal(hands, self.preset.deck, self.dealer)}
+            d = self._deals[i]
         return d
+
+    def view(self, a: int, b: int) -> "DealView":
+        """Deals ``a`` … ``b - 1`` as the auction model reads them (no copy)."""
+        return DealView(self, a, b)
+
 
     def refine(self, samples: np.ndarray, seat: int, j: int, k: int) -> None:
         """Exact lone tricks for (seat, lone bid j, strain k) on the given deals (failing)."""
@@ -595,3 +603,17 @@ class DealData:
             else:
                 t = lone_results(self.deal(i), self.preset, seat, st, self.dealer)[j].tricks
             self._lo[i, seat, j, k] = self._hi[i, seat, j, k] = t
+
+
+class DealView:
+    """A slice of :class:`DealData` for the auction model: the model's memory grows with
+    the deals it evaluates at once, so the rating evaluates a slice at a time."""
+
+    def __init__(self, data: DealData, a: int, b: int):
+        self.preset, self.dealer, self.n = data.preset, data.dealer, data.n
+        self.strains, self.lone, self.seats, self.me = data.strains, data.lone, data.seats, data.me
+        self.S = b - a
+        self.dd = data._dd[a:b]
+        self.made = data._made[a:b]
+        self.lo = data._lo[a:b]
+        self.hi = data._hi[a:b]

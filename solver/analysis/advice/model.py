@@ -16,7 +16,7 @@ __all__ = ["Outcome", "AuctionModel", "points", "wins_game"]
 
 
 class Outcome:
-    """Arrays over the deals, stacked ``(4, S)`` int64: points of NS, points of EW, the
+    """Arrays over the deals, stacked ``(4, S)`` int32: points of NS, points of EW, the
     declarer seat (-1: thrown in), made (1/0)."""
 
     __slots__ = ("a", "diff")
@@ -27,7 +27,7 @@ class Outcome:
 
     @classmethod
     def of(cls, ns, ew, side, made) -> "Outcome":
-        return cls(np.stack([np.broadcast_to(np.asarray(x, dtype=np.int64), np.shape(ns))
+        return cls(np.stack([np.broadcast_to(np.asarray(x, dtype=np.int32), np.shape(ns))
                              for x in (ns, ew, side, made)]))
 
     ns = property(lambda self: self.a[0])
@@ -107,7 +107,7 @@ class AuctionModel:
         me = int(self.me)
         p, dealer = self.p, self.d.dealer
         S = self.d.S
-        zero = Outcome.of(np.zeros(S, np.int64), 0, -1, 0)
+        zero = Outcome.of(np.zeros(S, np.int32), 0, -1, 0)
 
         def go(i, hi, hs):
             if i == 4 or (hi is not None and hi.ends_auction):

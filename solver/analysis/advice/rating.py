@@ -17,6 +17,9 @@ from .results import ActionResult, StrainStats
 
 __all__ = ["Rating", "rate", "Decision", "decide"]
 
+#: Deals the auction model evaluates at once (its memory: some kB a deal while it runs).
+EVAL_SLICE = 5000
+
 
 @dataclass
 class Rating:
@@ -49,17 +52,24 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
 
     def evaluate(mine: str, others: str):
         """For each action: {strain choice: outcome} (a pass has one, strain None), with
-        failing lone hands at the given bounds ("lo"/"hi") for our seat and the others."""
-        m = AuctionModel(data, me, mine, others)
-        out = []
-        for a in acts:
-            if a is None:
-                out.append({None: m.continuation(index + 1, auc.high, auc.high_seat, None)})
-            elif a.strain is not None:
-                out.append({int(a.strain): m.continuation(index + 1, a, me, None)})
-            else:
-                out.append({int(st): m.continuation(index + 1, a, me, int(st)) for st in preset.strains})
-        return out
+        failing lone hands at the given bounds ("lo"/"hi") for our seat and the others.
+        A slice of deals at a time: the model's memory is bounded by the slice."""
+        parts = []
+        for a0 in range(0, S, EVAL_SLICE):
+            m = AuctionModel(data.view(a0, min(S, a0 + EVAL_SLICE)), me, mine, others)
+            out = []
+            for a in acts:
+                if a is None:
+                    out.append({None: m.continuation(index + 1, auc.high, auc.high_seat, None)})
+                elif a.strain is not None:
+                    out.append({int(a.strain): m.continuation(index + 1, a, me, None)})
+                else:
+                    out.append({int(st): m.continuation(index + 1, a, me, int(st)) for st in preset.strains})
+            parts.append(out)
+        if len(parts) == 1:
+            return parts[0]
+        return [{st: Outcome(np.concatenate([p[i][st].a for p in parts], axis=1)) for st in parts[0][i]}
+                for i in range(len(acts))]
 
     def disagree(x, y) -> np.ndarray:
         bad = np.zeros(S, dtype=bool)
