@@ -294,6 +294,7 @@ def _stop_text(adv) -> str:
 
 def _show_advice(adv, own_call: Optional[str]) -> None:
     from bideuchre.analysis.advice import action_label
+    from bideuchre.analysis.advice.results import small
     from bideuchre.notation import format_hand
 
     p = adv.preset
@@ -351,8 +352,8 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     if adv.close:
         out.print(f"[bold yellow]{adv.close_text()}[/bold yellow]{_stop_text(adv)}")
     elif adv.runner_up is not None:
-        out.print(f"ahead of {action_label(adv.runner_up)} by {adv.difference:.2f} ± "
-                  f"{adv.difference_se:.2f} per hand{_stop_text(adv)}")
+        out.print(f"ahead of {action_label(adv.runner_up)} by {small(adv.difference)} ± "
+                  f"{small(adv.difference_se)} per hand{_stop_text(adv)}")
     elif adv.stopped != "samples" and adv.stopped != "deals":
         out.print(f"every other action has the same result on every deal{_stop_text(adv)}")
     if with_win:

@@ -281,8 +281,8 @@ def test_adaptive_continues_on_a_close_hand_and_says_too_close_to_call():
     assert 0 < adv.difference <= adv.difference_se and adv.close
     sym = Strain[adv.runner_up.strain].symbol
     assert adv.close_text() == (f"too close to call: pass {adv.recommend.ev:+.2f} vs 3{sym} "
-                                f"{adv.runner_up.ev:+.2f}, difference {adv.difference:.2f} ± "
-                                f"{adv.difference_se:.2f}")
+                                f"{adv.runner_up.ev:+.2f}, difference {adv.difference:.3f} ± "
+                                f"{adv.difference_se:.3f}")     # below 0.05: three decimals
     assert adv.to_json()["close"] is True and adv.to_json()["runner_up"] == "3"
     # the same deals with --samples: exactly the same ratings (the adaptive loop adds nothing)
     fixed = advise("AQT.T.J.J", "E", "N", "racehorse", seed=1, samples=1000, workers=1)
@@ -567,3 +567,13 @@ def test_bid_cli_close_call_limit_and_echo():
                               "--known", "W:SA"], env={"COLUMNS": "100"})
     assert "known W: A..." in res.stdout
     assert "sampling stopped at 200 deals: clear (over 3 standard errors)" in res.stdout
+
+
+def test_model_evaluated_in_slices_gives_the_same_ratings(monkeypatch):
+    """The auction model runs a slice of deals at a time (bounded memory): slices of 7 deals
+    give exactly the ratings of one slice, lone refinements included."""
+    from bideuchre.analysis.advice import rating
+    whole = advise("AJ.KQ..JT", "E", "N", "standard", "", samples=60, seed=8, workers=1)
+    monkeypatch.setattr(rating, "EVAL_SLICE", 7)
+    sliced = advise("AJ.KQ..JT", "E", "N", "standard", "", samples=60, seed=8, workers=1)
+    assert sliced.to_json() == whole.to_json()

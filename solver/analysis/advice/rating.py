@@ -50,32 +50,39 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
     sign = 1 if my_side == 0 else -1
     acts = auc.legal_actions()
 
+    def evaluate_slice(a0: int, b0: int, mine: str, others: str) -> list:
+        m = AuctionModel(data.view(a0, b0), me, mine, others)
+        out = []
+        for a in acts:
+            if a is None:
+                out.append({None: m.continuation(index + 1, auc.high, auc.high_seat, None)})
+            elif a.strain is not None:
+                out.append({int(a.strain): m.continuation(index + 1, a, me, None)})
+            else:
+                out.append({int(st): m.continuation(index + 1, a, me, int(st)) for st in preset.strains})
+        return out
+
     def evaluate(mine: str, others: str):
         """For each action: {strain choice: outcome} (a pass has one, strain None), with
         failing lone hands at the given bounds ("lo"/"hi") for our seat and the others.
         A slice of deals at a time: the model's memory is bounded by the slice."""
-        parts = []
-        for a0 in range(0, S, EVAL_SLICE):
-            m = AuctionModel(data.view(a0, min(S, a0 + EVAL_SLICE)), me, mine, others)
-            out = []
-            for a in acts:
-                if a is None:
-                    out.append({None: m.continuation(index + 1, auc.high, auc.high_seat, None)})
-                elif a.strain is not None:
-                    out.append({int(a.strain): m.continuation(index + 1, a, me, None)})
-                else:
-                    out.append({int(st): m.continuation(index + 1, a, me, int(st)) for st in preset.strains})
-            parts.append(out)
+        parts = [evaluate_slice(a0, min(S, a0 + EVAL_SLICE), mine, others)
+                 for a0 in range(0, S, EVAL_SLICE)]
         if len(parts) == 1:
             return parts[0]
         return [{st: Outcome(np.concatenate([p[i][st].a for p in parts], axis=1)) for st in parts[0][i]}
                 for i in range(len(acts))]
 
-    def disagree(x, y) -> np.ndarray:
+    def disagree(mine: str) -> np.ndarray:
+        """Deals on which the other seats' failing lone hands at their two bounds give
+        different outcomes (a slice at a time)."""
         bad = np.zeros(S, dtype=bool)
-        for ox, oy in zip(x, y):
-            for st in ox:
-                bad |= (ox[st].a != oy[st].a).any(axis=0)
+        for a0 in range(0, S, EVAL_SLICE):
+            b0 = min(S, a0 + EVAL_SLICE)
+            x, y = evaluate_slice(a0, b0, mine, "lo"), evaluate_slice(a0, b0, mine, "hi")
+            for ox, oy in zip(x, y):
+                for st in ox:
+                    bad[a0:b0] |= (ox[st].a != oy[st].a).any(axis=0)
         return bad
 
     notes: list = []
@@ -83,7 +90,7 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
         # the other seats' failing lone hands: exact counts on the deals where the bounds
         # disagree (whatever our own bound)
         for mine in ("lo", "hi"):
-            idx = np.nonzero(disagree(evaluate(mine, "lo"), evaluate(mine, "hi")))[0]
+            idx = np.nonzero(disagree(mine))[0]
             if len(idx):
                 for s in seats:
                     if s != int(me):

@@ -10,7 +10,13 @@ from ...notation import format_hand
 from ...rules import Preset, Seat
 from ..auction import format_action
 
-__all__ = ["ActionResult", "StrainStats", "Advice", "action_label"]
+__all__ = ["ActionResult", "StrainStats", "Advice", "action_label", "small"]
+
+
+def small(x: float) -> str:
+    """Points per hand to two decimals, three below 0.05 (a difference of 0.003 ± 0.002
+    would otherwise read 0.00 ± 0.00)."""
+    return f"{x:.2f}" if x == 0 or abs(x) >= 0.05 else f"{x:.3f}"
 
 
 @dataclass
@@ -125,8 +131,8 @@ class Advice:
         """``"too close to call: 6♠ +9.50 vs pass +9.42, difference 0.08 ± 0.40"``."""
         r, u = self.recommend, self.runner_up
         return (f"too close to call: {action_label(r)} {r.ev:+.2f} vs {action_label(u)} "
-                f"{(u.ev if u.exact else u.ev_max):+.2f}, difference {self.difference:.2f} ± "
-                f"{self.difference_se:.2f}")
+                f"{(u.ev if u.exact else u.ev_max):+.2f}, difference {small(self.difference)} ± "
+                f"{small(self.difference_se)}")
 
     def to_json(self) -> dict:
         d = {"seed": self.seed, "samples": self.samples, "preset": self.preset.name,
