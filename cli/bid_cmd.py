@@ -225,7 +225,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
                 else "solving deals (until clear)")
         bar = Progress(TextColumn(what), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                        TimeElapsedColumn(), console=err, transient=True)
-        task = bar.add_task("deals", total=1)
+        task = bar.add_task("deals", total=total_hint)
 
         def progress_cb(done, total):
             bar.update(task, completed=done, total=total)
