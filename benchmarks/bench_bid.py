@@ -1,19 +1,25 @@
-"""Benchmark of bid advice (issue 6): seconds for a 1,000-sample advice on a single24 hand.
+"""Benchmark of bid advice (issues 6 and 12): seconds for an advice, and what the per-deal
+searches of :mod:`bideuchre.analysis.advice.deal_data` save against full DD tables.
 
-The full model: for every sampled deal the DD tricks of every strain for each seat that can
-still declare, "every trick alone?" for every lone bid of those seats (after the numpy filter),
-exact lone counts where they change a result, and the double-dummy auction continuation of
-every legal action.  Default: preset ``standard`` (lone bids 12 and 24), the hand
-``AJ.KQ..JT`` in seat E with dealer N — E speaks first, so all four seats can still declare
-(the most work).
+Cases (``--case``, default all three; the issue 12 targets on 2 cores in brackets):
 
-Runs: one core (``sched_setaffinity`` to one CPU, one worker) and two cores (two CPUs, two
-workers).  Each run is repeated; the median wall time and the process CPU time are printed, with
-the CPU split between the DD searches, the lone searches and the rest (auction, sampling).
-Other programs sharing the machine inflate wall times; CPU time is the steadier figure.
+- ``single24``: preset standard, ``AJ.KQ..JT`` in E, dealer N, 1,000 samples (as before or better);
+- ``double32``: ``SA SA SK HK DA CA CK CQ`` in E, dealer N, 1,000 samples (<= 10 s);
+- ``double48``: ``AKJ.KQJ.KQJJ.QQ`` in E, dealer N, 200 samples (<= 60 s).
 
-    python benchmarks/bench_bid.py [--samples 1000] [--preset standard] [--hand AJ.KQ..JT]
-                                   [--seat E] [--dealer N] [--repeat 3]
+E speaks first, so every seat can still declare (the most work).  Each advice runs with
+``--samples`` fixed (so every run does the same work) on one core (one worker) and on two
+cores (two workers); the wall time and the process CPU time are printed (other programs
+sharing the machine inflate wall times; CPU time is the steadier figure).
+
+Side by side (``--compare K``, default 100 deals, 10 for double48): on the same K deals,
+interleaved deal by deal on one thread, the CPU time and the search nodes of the DD searches
+advice now makes (our seat exact in every strain; each other seat's most tricks over the
+strains by null-window searches) against the full DD table (every seat that can declare,
+every strain, exact), with their medians and ratio.
+
+    python benchmarks/bench_bid.py [--case single24 double32 double48] [--repeat 1]
+                                   [--compare K] [--no-advice]
 """
 
 from __future__ import annotations
@@ -25,66 +31,101 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bideuchre.analysis import advice as A  # noqa: E402
+from bideuchre.analysis.advice import advise, sample_deals  # noqa: E402
+from bideuchre.analysis.advice.deal_data import DealPlan, _dd_chunk, _solver  # noqa: E402
+from bideuchre.analysis.auction import Auction  # noqa: E402
 from bideuchre.notation import parse_hand  # noqa: E402
-from bideuchre.rules import get_preset, parse_seat  # noqa: E402
+from bideuchre.rules import Seat, get_preset  # noqa: E402
+
+CASES = {
+    "single24": ("standard", "AJ.KQ..JT", 1000, 100),
+    "double32": ("double32", "SA SA SK HK DA CA CK CQ", 1000, 100),
+    "double48": ("double48", "AKJ.KQJ.KQJJ.QQ", 200, 10),
+}
 
 
-def run(args, workers: int) -> dict:
-    preset = get_preset(args.preset)
-    seat, dealer = parse_seat(args.seat), parse_seat(args.dealer)
-    hand = parse_hand(args.hand)
-    # warm up: imports, allocation, thread-local search contexts
-    A.advise(hand, seat, dealer, preset, args.auction, samples=20, seed=99, workers=workers)
-    walls, cpus, dd, lone = [], [], [], []
-    for r in range(args.repeat):
-        seed = 1 + r
+def run_advice(preset, hand, samples, workers, repeat) -> tuple[float, float, str]:
+    walls, cpus = [], []
+    adv = None
+    for r in range(repeat):
         w0, c0 = time.perf_counter(), time.process_time()
-        A.advise(hand, seat, dealer, preset, args.auction, samples=args.samples, seed=seed, workers=workers)
+        adv = advise(hand, Seat.E, Seat.N, preset, samples=samples, seed=1 + r, workers=workers)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
-        # the split: sampling + DD alone, then DD + lone searches
-        counts = A.sample_deals(preset, seat, hand, {}, args.samples, seed)
-        seats = [0, 1, 2, 3]  # as advise() with the dealer's left to speak first
+    rec = f"{adv.recommend.action} {adv.recommend.strain or ''} EV {adv.recommend.ev:+.2f}"
+    return statistics.median(walls), statistics.median(cpus), rec
+
+
+def compare(preset, hand, k) -> None:
+    """Per deal, interleaved: advice's DD searches against the full table (same deals)."""
+    p = get_preset(preset)
+    cards = parse_hand(hand)
+    auc = Auction(p, Seat.N, [])
+    plan = DealPlan.make(p, auc, int(Seat.E), cards)
+    counts = sample_deals(p, Seat.E, cards, {}, k, seed=77)
+    strains = np.array([int(s) for s in p.strains], dtype=np.intc)
+    seats = [s for s in plan.seats]
+    solver = _solver(p)
+    ours, full, n_ours, n_full = [], [], [], []
+    for i in range(k):
+        one = counts[i:i + 1]
+        solver.clear()
+        solver.reset_nodes()
         c0 = time.process_time()
-        A._dd_rows(counts, preset, dealer, seats, workers, None, int(seat))
-        dd.append(time.process_time() - c0)
+        _dd_chunk(plan, one)
+        ours.append(time.process_time() - c0)
+        n_ours.append(solver.nodes)
+        solver.clear()
+        solver.reset_nodes()
+        leaders = np.array([seats], dtype=np.intc)
+        res = np.zeros((1, len(seats), len(strains)), dtype=np.intc)
         c0 = time.process_time()
-        A._Data(counts, preset, dealer, seats, workers, None, int(seat))
-        lone.append(max(0.0, time.process_time() - c0 - dd[-1]))
-    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus),
-            "dd": statistics.median(dd), "lone": statistics.median(lone)}
+        if plan.left_of_dealer:
+            solver.tables(np.ascontiguousarray(one), strains,
+                          np.array([[(Seat.N + 1) % 4]], dtype=np.intc), -1, res[:, :1])
+        else:
+            solver.tables(np.ascontiguousarray(one), strains, leaders, -1, res)
+        full.append(time.process_time() - c0)
+        n_full.append(solver.nodes)
+    mo, mf = statistics.median(ours), statistics.median(full)
+    print(f"  per deal, {k} deals, one thread: advice's DD searches {mo * 1e3:.1f} ms CPU "
+          f"(median; {statistics.median(n_ours):,.0f} nodes) vs full DD table "
+          f"{mf * 1e3:.1f} ms ({statistics.median(n_full):,.0f} nodes): ratio {mo / mf:.2f} "
+          f"(total {sum(ours):.2f} s vs {sum(full):.2f} s; nodes {sum(n_ours) / sum(n_full):.2f})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--samples", type=int, default=1000)
-    ap.add_argument("--preset", default="standard")
-    ap.add_argument("--hand", default="AJ.KQ..JT")
-    ap.add_argument("--seat", default="E")
-    ap.add_argument("--dealer", default="N")
-    ap.add_argument("--auction", default="")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--case", nargs="+", default=list(CASES), choices=list(CASES))
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--compare", type=int, default=None, help="deals side by side (default per case)")
+    ap.add_argument("--no-advice", action="store_true", help="only the side-by-side comparison")
+    ap.add_argument("--cores", nargs="+", type=int, default=[1, 2])
     args = ap.parse_args()
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    print(f"bid advice: preset {args.preset}, hand {args.hand} in {args.seat}, dealer {args.dealer}, "
-          f"auction {args.auction or '-'}, {args.samples} samples, median of {args.repeat}")
-    for ncores in (1, 2):
-        if len(cpus) < ncores:
-            print(f"{ncores} cores: skipped (only {len(cpus)} available)")
+    for name in args.case:
+        preset, hand, samples, k = CASES[name]
+        print(f"{name}: preset {preset}, hand {hand} in E, dealer N, {samples} samples")
+        compare(preset, hand, args.compare or k)
+        if args.no_advice:
             continue
+        for ncores in args.cores:
+            if len(cpus) < ncores:
+                print(f"  {ncores} cores: skipped (only {len(cpus)} available)")
+                continue
+            if cpus:
+                os.sched_setaffinity(0, cpus[:ncores])
+            wall, cpu, rec = run_advice(preset, hand, samples, ncores, args.repeat)
+            print(f"  {ncores} core{'s' if ncores > 1 else ' '} ({ncores} worker{'s' if ncores > 1 else ''}): "
+                  f"{wall:.2f} s wall, {cpu:.2f} s CPU ({cpu / samples * 1e3:.1f} ms CPU a deal); {rec}",
+                  flush=True)
         if cpus:
-            os.sched_setaffinity(0, cpus[:ncores])
-        r = run(args, ncores)
-        rest = max(0.0, r["cpu"] - r["dd"] - r["lone"])
-        print(f"{ncores} core{'s' if ncores > 1 else ' '} ({ncores} worker{'s' if ncores > 1 else ''}): "
-              f"{r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU  "
-              f"[CPU: DD {r['dd']:.2f} s, lone {r['lone']:.2f} s, auction and the rest {rest:.2f} s]")
-    if cpus:
-        os.sched_setaffinity(0, cpus)
+            os.sched_setaffinity(0, cpus)
 
 
 if __name__ == "__main__":

@@ -106,26 +106,32 @@ def bid_cmd(
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset (default standard, or the record's)."),
     auction: str = typer.Option("", "--auction", "-a", help="Actions so far from the dealer's left: 'pass 4'."),
     known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E:SA HK' (repeatable)."),
-    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Random deals of the unseen cards (default 500; 24 for double48, whose deals take seconds each)."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", help="Rate exactly N random deals (default: adaptive, until the best action is clear or a cap; at most 100,000)."),
+    max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop drawing deals after T seconds and rate those solved (samples done and standard errors shown)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
     deals: Optional[str] = typer.Option(None, "--deals", help="Evaluate over the full deals of this file (one a line) instead of sampling."),
     score: Optional[str] = typer.Option(None, "--score", help="Game score 'US-THEM' before this hand (with --target or the preset's)."),
     target: Optional[int] = typer.Option(None, "--target", min=1, help="Game target (default: the preset's)."),
     record: Optional[str] = typer.Option(None, "--record", help="Hand-record file (ours or Trickster .ptn) with one known hand."),
     index: int = typer.Option(1, "--index", help="Record number in --record (1-based)."),
-    workers: int = typer.Option(1, "--workers", "-j", min=1, help="Worker threads."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Bid advice for one hand: sample the unseen cards, solve each deal double-dummy, and
-    rate every legal action by its expected hand result."""
+    rate every legal action by its expected hand result.
+
+    By default deals are drawn in blocks until the recommended action leads the runner-up by
+    more than 3 standard errors of their paired difference, or until a cap (10,000 deals on
+    single24, 4,000 double32, 1,000 double40, 500 double48); a result within one standard
+    error is reported as too close to call.  --samples N rates exactly N deals."""
     with guard():
         _run_bid(hand=hand, seat=seat, dealer=dealer, preset=preset, auction=auction,
-                     known=known, samples=samples, seed=seed, deals=deals, score=score,
+                 known=known, samples=samples, seed=seed, deals=deals, score=score,
                  target=target, record=record, index=index, workers=workers,
-                 exact=exact, json_out=json_out, rule=rule, deck=deck)
+                 exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -176,8 +182,8 @@ def _refuse_not_a_hand(text: str) -> None:
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
-             record, index, workers, exact=False, json_out, rule=(), deck=None) -> None:
-    from bideuchre.analysis.advice import advise, default_samples
+             record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None) -> None:
+    from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
     from bideuchre.notation import parse_hand
 
     from .common import source_name
@@ -200,10 +206,17 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
     p = preset_with_rules(preset_name, rule, deck)
+    if samples is not None and not 1 <= samples <= MAX_SAMPLES:
+        raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
+    if max_seconds is not None and not max_seconds > 0:
+        raise BadInput(f"--max-seconds {max_seconds}: must be more than 0")
     deal_list = labels = None
     if deals is not None:
         deal_list, labels = [], []
         for lineno, text in checked_lines(deals, source_name(deals)):
+            if len(deal_list) == MAX_SAMPLES:
+                raise BadInput(f"{source_name(deals)}: more than {MAX_SAMPLES:,} deals (the most "
+                               "deals one advice rates)")
             where = f"{source_name(deals)}: line {lineno}"
             try:
                 deal_list.append(Deal.from_pbn(text, p.deck, dealer_v))
@@ -216,15 +229,16 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS, like 'E:SA HK'")
         s, cs = item.split(":", 1)
         known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
-    if samples is None:
-        samples = default_samples(p)
-    total_hint = len(deal_list) if deal_list is not None else samples
+    total_hint = (len(deal_list) if deal_list is not None else
+                  samples if samples is not None else default_samples(p))
     bar = progress_cb = None
     if (total_hint >= 200 or p.deck.hand > 8) and err.is_terminal:  # a long run: a progress bar on stderr
-        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-        bar = Progress(TextColumn("solving deals"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                       TimeRemainingColumn(), console=err, transient=True)
-        task = bar.add_task("deals", total=1)
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+        what = ("solving deals" if samples is not None or deal_list is not None
+                else "solving deals (until clear)")
+        bar = Progress(TextColumn(what), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                       TimeElapsedColumn(), console=err, transient=True)
+        task = bar.add_task("deals", total=total_hint)
 
         def progress_cb(done, total):
             bar.update(task, completed=done, total=total)
@@ -232,7 +246,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     try:
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
-                     deal_labels=labels)
+                     deal_labels=labels, max_seconds=max_seconds)
     finally:
         if bar is not None:
             bar.stop()
@@ -280,16 +294,31 @@ def _shown_levels(stats: list, levels: list, most: int = 8) -> list:
     return levels[max(i, j - most + 1):j + 1]
 
 
+def _stop_text(adv) -> str:
+    """How sampling ended (empty for exactly the deals asked for or given)."""
+    if adv.stopped == "clear":
+        return f"; sampling stopped at {adv.samples:,} deals: clear (over 3 standard errors)"
+    if adv.stopped == "cap":
+        return f"; sampling stopped at the cap of {adv.cap:,} deals"
+    if adv.stopped == "time":
+        return f"; sampling stopped at --max-seconds {adv.max_seconds:g} after {adv.samples:,} deals"
+    return ""
+
+
 def _show_advice(adv, own_call: Optional[str]) -> None:
+    from bideuchre.analysis.advice import action_label
+    from bideuchre.analysis.advice.results import small
     from bideuchre.notation import format_hand
 
     p = adv.preset
     order = [Seat((adv.dealer + 1 + i) % 4) for i in range(4)]
     so_far = "  ".join(f"{s.name} {format_action(a)}" for s, a in zip(order, adv.auction)) or "none"
-    src = f"seed {adv.seed}, {adv.samples} random deals" if adv.seed is not None else f"{adv.samples} given deals"
+    src = (f"seed {adv.seed}, {adv.samples:,} random deals" if adv.seed is not None
+           else f"{adv.samples:,} given deals")
     out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
               f"preset {p.name}")
-    out.print(f"bids so far: {so_far} · {src}")
+    known = "".join(f" · known {s.name}: {format_hand(c)}" for s, c in adv.known.items())
+    out.print(f"bids so far: {so_far}{known} · {src}")
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
@@ -338,6 +367,13 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     rec = adv.recommend
     out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
+    if adv.close:
+        out.print(f"[bold yellow]{adv.close_text()}[/bold yellow]{_stop_text(adv)}")
+    elif adv.runner_up is not None:
+        out.print(f"ahead of {action_label(adv.runner_up)} by {small(adv.difference)} ± "
+                  f"{small(adv.difference_se)} per hand{_stop_text(adv)}")
+    elif adv.stopped != "samples" and adv.stopped != "deals":
+        out.print(f"every other action has the same result on every deal{_stop_text(adv)}")
     if with_win:
         g = adv.best_for_game
         tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""

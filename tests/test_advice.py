@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from conftest import SOURCES, real_deals
 from test_par import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
-from bideuchre.analysis.advice import advise, default_samples, sample_deals
+from bideuchre.analysis.advice import advise, default_samples, sample_deals, sampling_plan
 from bideuchre.analysis.auction import parse_bid
 from bideuchre.notation import Deal, format_hand, parse_hand
 from bideuchre.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
@@ -238,9 +238,116 @@ def test_six_top_trumps_take_all_alone():
 # Sampling
 
 def test_default_samples_by_deck():
-    """500 random deals unless told, 24 where a deal takes seconds (double48)."""
-    assert [default_samples(p) for p in ("standard", "racehorse", "double32", "double48")] == [500, 500, 500, 24]
-    assert advise("AJ.KQ..JT", "E", "N", "standard").samples == 500
+    """The adaptive cap: 10,000 deals on single24, 4,000 double32, 500 double48 (a deal there
+    takes seconds); the looks of the rule fall on whole blocks, the last at the cap."""
+    assert [default_samples(p) for p in ("standard", "racehorse", "double32", "double48")] == [10_000, 10_000, 4_000, 500]
+    plan = sampling_plan("standard")
+    marks = plan.checkpoints(10_000)
+    assert marks[0] == 200 and marks[-1] == 10_000
+    assert all(m % plan.block == 0 and m % plan.chunk == 0 for m in marks)
+    assert all(b > a for a, b in zip(marks, marks[1:]))
+    assert sampling_plan("double48").checkpoints(500)[:3] == [20, 30, 40]
+
+
+# ---------------------------------------------------------------------------------------------
+# Adaptive sampling
+
+def test_adaptive_stops_early_when_the_answer_is_certain():
+    """Six top trumps alone in pepper: 'alone' makes on every deal (+12 each time), so the
+    rule stops at its first look (200 deals of a cap of 10,000)."""
+    adv = advise(".AKQJT.J.", "E", "N", "pepper", seed=2)
+    assert adv.stopped == "clear" and adv.samples == 200 and adv.cap == 10_000
+    assert adv.recommend.action == "alone" and adv.recommend.ev == 12.0
+    assert adv.runner_up is not None and adv.difference > 0 and not adv.close
+    assert adv.difference > 3 * adv.difference_se
+    obj = adv.to_json()
+    assert obj["sampling"] == {"stopped": "clear", "cap": 10_000, "max_seconds": None}
+    assert obj["close"] is False and obj["samples"] == 200
+
+
+def test_adaptive_continues_on_a_close_hand_and_says_too_close_to_call():
+    """Pass and 3 differ on very few deals with this racehorse hand: the rule looks at 200,
+    400, … and never sees a lead of 3 standard errors, so sampling runs to the cap; the
+    two are within one standard error: too close to call, in the text and the JSON."""
+    adv = advise("AQT.T.J.J", "E", "N", "racehorse", seed=1, cap=1000, workers=1)
+    assert adv.samples == 1000 and adv.stopped == "cap"
+    assert (adv.recommend.action, adv.runner_up.action) == ("pass", "3")
+    v = np.array([r.ev for r in adv.actions])
+    assert v.max() == adv.recommend.ev
+    # the paired difference: its mean is the difference of the EVs, its standard error the
+    # runner-up's ±best
+    assert adv.difference == pytest.approx(adv.recommend.ev - adv.runner_up.ev)
+    assert adv.difference_se == pytest.approx(adv.runner_up.se_vs_best)
+    assert 0 < adv.difference <= adv.difference_se and adv.close
+    sym = Strain[adv.runner_up.strain].symbol
+    assert adv.close_text() == (f"too close to call: pass {adv.recommend.ev:+.2f} vs 3{sym} "
+                                f"{adv.runner_up.ev:+.2f}, difference {adv.difference:.3f} ± "
+                                f"{adv.difference_se:.3f}")     # below 0.05: three decimals
+    assert adv.to_json()["close"] is True and adv.to_json()["runner_up"] == "3"
+    # the same deals with --samples: exactly the same ratings (the adaptive loop adds nothing)
+    fixed = advise("AQT.T.J.J", "E", "N", "racehorse", seed=1, samples=1000, workers=1)
+    assert [a.to_json() for a in fixed.actions] == [a.to_json() for a in adv.actions]
+    assert fixed.stopped == "samples" and fixed.cap is None and fixed.close
+
+
+def test_samples_n_gives_exactly_n():
+    for n in (1, 41, 333):
+        adv = advise("AJ.KQ..JT", "E", "N", "standard", samples=n, seed=3)
+        assert adv.samples == n and adv.stopped == "samples"
+        assert sum(adv.strains[Strain.S].tricks_hist) == n
+    adv = advise("SA SA SK HK DA CA CK CQ", "E", "N", "double32", samples=7, seed=3, workers=2)
+    assert adv.samples == 7 and sum(adv.strains[Strain.S].tricks_hist) == 7
+
+
+def test_adaptive_results_do_not_depend_on_workers():
+    """The stop is decided on whole blocks in index order: the same deals, the same answer."""
+    one = advise("AJ.KQ..JT", "E", "N", "standard", seed=4, workers=1)
+    two = advise("AJ.KQ..JT", "E", "N", "standard", seed=4, workers=2)
+    assert one.samples == two.samples and one.samples > 200     # more than one look
+    assert one.to_json() == two.to_json()
+
+
+def test_max_seconds_stops_and_reports_what_it_has():
+    adv = advise("AJ.KQ..JT", "E", "N", "standard", seed=4, max_seconds=1e-6, workers=1)
+    assert adv.stopped == "time" and 1 <= adv.samples < 200
+    assert adv.to_json()["sampling"]["max_seconds"] == 1e-6
+    # the deals it has are the first ones: the same ratings as --samples of that many
+    same = advise("AJ.KQ..JT", "E", "N", "standard", seed=4, samples=adv.samples, workers=1)
+    assert [a.to_json() for a in same.actions] == [a.to_json() for a in adv.actions]
+
+
+def test_sample_limit_is_refused_before_any_work():
+    with pytest.raises(BidEuchreError, match="must be 1 to 100,000"):
+        advise("AJ.KQ..JT", "E", "N", "standard", samples=100_000_000)
+    with pytest.raises(BidEuchreError, match="must be 1 to 100,000"):
+        sample_deals("standard", Seat.E, parse_hand("AJ.KQ..JT"), samples=10 ** 12)
+    with pytest.raises(BidEuchreError, match="must be 1 to 100,000"):
+        advise("AJ.KQ..JT", "E", "N", "standard", samples=0)
+
+
+def test_double_deck_lone_filter_is_sound():
+    """Where the double-deck filter rules a lone bid out, the lone search agrees (it never
+    rules out a bid that takes every trick), and it does rule out most moonshots."""
+    from bideuchre.analysis.advice.deal_data import lone_possible_bid, suit_tops
+    from bideuchre.analysis.lone import _bid_values, _searcher_bits, lone_bids, lone_leader
+    from bideuchre.search.solve import tt_bits_for
+
+    preset = PRESETS["double32"]
+    counts = sample_deals(preset, Seat.E, parse_hand("SA SK HA HA DK CA CA CK"), samples=60, seed=6)
+    searcher = _searcher_bits(tt_bits_for(preset.deck))
+    ruled_out = checked = 0
+    for seat in range(4):
+        leader = lone_leader(preset, seat, Seat.N)
+        for st in preset.strains:
+            tops = suit_tops(counts, int(st))
+            for lb in lone_bids(preset):
+                ok = lone_possible_bid(counts, preset, seat, int(st), lb, int(leader), tops)
+                for i in np.flatnonzero(~ok)[:6]:
+                    made = _bid_values(searcher, counts[i], preset, [lb], Seat(seat), st, leader, True)[0]
+                    assert not made, (seat, st, lb.name, i)
+                    checked += 1
+                ruled_out += int((~ok).sum())
+    assert checked > 100 and ruled_out > 0.3 * 60 * 4 * 5 * 3 * 0.5
 
 
 def test_samples_follow_seed_and_index_and_known_cards():
@@ -436,3 +543,37 @@ def test_double32_laid_down_cards_fixed_across_deals():
         assert max(shares[chosen]) == max(max(v) for v in shares.values())
         for st, want in zip(strains, shares[chosen]):
             assert adv.strains[st].p_all_alone[name] == pytest.approx(want)
+
+
+def test_bid_cli_close_call_limit_and_echo():
+    """The text says 'too close to call' on a close hand; --samples beyond the limit is one
+    line, exit 2; --known and how sampling stopped are echoed."""
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    res = runner.invoke(app, ["bid", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
+                              "--samples", "1000", "-j", "1"], env={"COLUMNS": "100"})
+    assert res.exit_code == 0, res.output
+    assert "too close to call: pass " in res.stdout and " vs 3" in res.stdout
+    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "100000000"])
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "--samples 100000000: must be 1 to 100,000" in res.stderr
+    res = runner.invoke(app, ["bid", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
+                              "--known", "W:SA", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout)
+    assert obj["known"] == {"W": "A..."} and obj["sampling"]["stopped"] == "clear"
+    assert obj["samples"] == 200 and obj["close"] is False
+    res = runner.invoke(app, ["bid", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
+                              "--known", "W:SA"], env={"COLUMNS": "100"})
+    assert "known W: A..." in res.stdout
+    assert "sampling stopped at 200 deals: clear (over 3 standard errors)" in res.stdout
+
+
+def test_model_evaluated_in_slices_gives_the_same_ratings(monkeypatch):
+    """The auction model runs a slice of deals at a time (bounded memory): slices of 7 deals
+    give exactly the ratings of one slice, lone refinements included."""
+    from bideuchre.analysis.advice import rating
+    whole = advise("AJ.KQ..JT", "E", "N", "standard", "", samples=60, seed=8, workers=1)
+    monkeypatch.setattr(rating, "EVAL_SLICE", 7)
+    sliced = advise("AJ.KQ..JT", "E", "N", "standard", "", samples=60, seed=8, workers=1)
+    assert sliced.to_json() == whole.to_json()

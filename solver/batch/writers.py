@@ -388,7 +388,7 @@ class NpzWriter(Writer):
                 alone = ({k: z[k] for k in ("alone_tricks", "alone_all")}
                          if self.alone and "alone_tricks" in z.files else None)
                 names = [st.name for st in self.strains]
-                bids = self.layout.lone
+                bids = Layout(self.preset, self.deck, self.alone, self.par).lone   # _resume runs before __init__ sets self.layout
                 for k, rid in enumerate(ids):
                     self._seen(str(rid), tables[k], None if par is None else par_json_from_arrays(par, k, names),
                                (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])),

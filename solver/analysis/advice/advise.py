@@ -1,0 +1,207 @@
+""":func:`advise`: bid advice for one hand — draw (or take) deals, solve them in chunks on
+worker threads, rate every action, and stop when the answer is clear (adaptive sampling)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Callable, Iterable, Optional, Sequence
+
+import numpy as np
+
+from ...notation import Deal, parse_card, parse_hand
+from ...rules import Card, Preset, RulesError, Seat, get_preset, parse_seat
+from ..auction import Auction
+from .deal_data import DealData, DealPlan, solve_chunk
+from .rating import decide, rate
+from .results import Advice
+from .sampling import (MAX_SAMPLES, Sampler, _check_hand, check_samples, deals_for_hand,
+                       default_samples, sampling_plan)
+
+__all__ = ["advise", "default_workers"]
+
+
+def default_workers() -> int:
+    """The cores this process may use (``--workers`` default)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:              # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _parse_known(known, preset: Preset) -> dict:
+    """``{Seat: cards}`` from ``{"E": "SA HK"}``, ``["E:SA HK"]`` or ``{Seat: [cards]}``."""
+    out: dict = {}
+    if not known:
+        return out
+    items = known.items() if isinstance(known, dict) else (k.split(":", 1) for k in known)
+    for s, cards in items:
+        seat = parse_seat(str(s).strip() if not isinstance(s, int) else s)
+        cs = parse_hand(cards) if isinstance(cards, str) else [parse_card(c) if isinstance(c, str) else c for c in cards]
+        out.setdefault(seat, []).extend(cs)
+    return out
+
+
+def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
+           preset: Preset | str = "standard", auction: Sequence | str = (),
+           known=None, samples: int | None = None, seed: int = 1, deals: Iterable[Deal] | None = None,
+           score: tuple[int, int] | None = None, target: int | None = None,
+           workers: int | None = None, exact: bool = False,
+           progress: Callable[[int, int], None] | None = None,
+           deal_labels: Sequence[str] | None = None, max_seconds: float | None = None,
+           cap: int | None = None) -> Advice:
+    """Bid advice for ``hand`` in ``seat`` (see the package docstring for the model).
+
+    ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
+    actions so far from the dealer's left (text ``"pass 4"`` or a list); it must be ``seat``'s
+    turn.  ``known``: cards shown in other seats (``{"E": "SA"}``).
+
+    How many deals: ``samples`` None (the default) samples adaptively — blocks of deals (see
+    :func:`~bideuchre.analysis.advice.sampling_plan`) until the recommended action is ahead
+    of the runner-up by more than 3 standard errors of their paired difference, or until
+    ``cap`` deals (default :func:`default_samples`); ``samples`` N rates exactly N random
+    deals; ``deals``: exactly these full deals (``deal_labels``: one name per deal for error
+    messages, ``"deals.txt: line 7"``).  ``max_seconds``: stop drawing deals after this many
+    seconds (wall clock) and rate the deals solved by then (a deal already being solved is
+    finished first: up to a few seconds more on ``double48``).  At most
+    :data:`~bideuchre.analysis.advice.MAX_SAMPLES` deals.  ``seed``: deal i is drawn from
+    ``(seed, i)`` alone.
+
+    ``score``: ``(us, them)`` before this hand, with ``target`` (default the preset's): adds
+    the probability of winning the game this hand.  ``workers``: threads for the searches
+    (default: every core this process may use); results do not depend on it.  ``exact``:
+    exact EVs for our lone bids even where they cannot be the best.  ``progress(done,
+    total)`` is called as deals are solved (``total``: the most deals that may be drawn).
+
+    Returns an :class:`Advice`.  Raises NotationError / RulesError for bad input (a hand of
+    the wrong size, a card placed twice, an illegal auction, not this seat's turn, a score at
+    which the game is already over, ``samples``, ``cap`` or given deals beyond the limit).
+    """
+    preset = get_preset(preset)
+    seat = parse_seat(seat)
+    dealer = parse_seat(dealer)
+    cards = parse_hand(hand) if isinstance(hand, str) else [parse_card(c) if isinstance(c, str) else c for c in hand]
+    auc = Auction.parse(auction, preset, dealer) if isinstance(auction, str) else Auction(preset, dealer, auction)
+    if auc.to_act != seat:
+        who = "the auction is over" if auc.to_act is None else f"{auc.to_act.name} speaks next"
+        raise RulesError(f"it is not {seat.name}'s turn to bid after {str(auc) or 'no bids'!r} (dealer {dealer.name}): {who}")
+    known_cards = _parse_known(known, preset)
+    tgt = target if target is not None else preset.target
+    if score is not None and tgt is not None and max(score) >= tgt:
+        raise RulesError(f"score {score[0]}-{score[1]}: the game is already over (target {tgt})")
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise RulesError(f"workers must be at least 1, got {workers!r}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise RulesError(f"--max-seconds must be more than 0, got {max_seconds}")
+    plan = sampling_plan(preset)
+    given = None
+    if deals is not None:
+        _check_hand(preset, cards, known_cards)
+        given = deals_for_hand(deals, seat, cards, known_cards, deal_labels)
+        total, adaptive, seed_out, stopped = given.shape[0], False, None, "deals"
+    elif samples is not None:
+        total, adaptive, seed_out, stopped = check_samples(samples), False, seed, "samples"
+    else:
+        total = check_samples(cap, "cap") if cap is not None else default_samples(preset)
+        adaptive, seed_out, stopped = True, seed, "cap"
+    sampler = None if given is not None else Sampler(preset, seat, cards, known_cards, seed)
+    dplan = DealPlan.make(preset, auc, int(seat), cards)
+    data = DealData(dplan, total)
+    checks = plan.checkpoints(total) if adaptive else [total]
+    chunk = plan.chunk
+
+    def draw(start: int):
+        k = min(chunk, total - start)
+        counts = given[start:start + k] if given is not None else sampler.deals(start, k)
+        return solve_chunk(dplan, start, counts)
+
+    done = [0]
+    lock = threading.Lock()
+
+    def tick(k: int) -> None:
+        with lock:
+            done[0] += k
+            if progress:
+                progress(min(done[0], total), total)
+
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    rating = decision = None
+    look = 0                             # the next checkpoint
+    timed_out = False
+    ex = ThreadPoolExecutor(workers) if workers > 1 else None
+    pending: deque = deque()            # futures in index order
+    nxt = 0                             # the next deal to submit
+    try:
+        while data.S < total:
+            if ex is None:
+                if deadline is not None and time.monotonic() >= deadline and data.S > 0:
+                    timed_out = True
+                    break
+                ch = draw(nxt)
+                nxt += ch.counts.shape[0]
+                tick(ch.counts.shape[0])
+                data.append(ch)
+            else:
+                # keep every worker busy, a few chunks ahead of the next look (chunks solved
+                # beyond a stop are dropped: the results depend only on whole blocks)
+                while (nxt < total and len(pending) < 2 * workers
+                       and nxt < checks[look] + workers * chunk):
+                    f = ex.submit(draw, nxt)
+                    f.add_done_callback(lambda f: f.cancelled() or f.exception() or tick(f.result().counts.shape[0]))
+                    pending.append(f)
+                    nxt += min(chunk, total - nxt)
+                head = pending[0]
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                wait([head], timeout=timeout)
+                if not head.done():
+                    if data.S > 0:
+                        timed_out = True
+                        break
+                    wait([head])            # nothing solved yet: finish the first chunk
+                pending.popleft()
+                data.append(head.result())
+                # take every chunk already solved, in order
+                while pending and pending[0].done() and data.S < checks[look]:
+                    data.append(pending.popleft().result())
+            if data.S >= checks[look]:
+                if adaptive or data.S >= total:
+                    rating = rate(data, auc, exact, score, tgt if score else None)
+                    decision = decide(rating)
+                    if adaptive and decision.clear:
+                        stopped = "clear"
+                        break
+                look = min(look + 1, len(checks) - 1)
+            if deadline is not None and time.monotonic() >= deadline and data.S < total:
+                timed_out = True
+                break
+    finally:
+        if ex is not None:
+            for f in pending:
+                f.cancel()
+            ex.shutdown(wait=False, cancel_futures=True)
+    if timed_out:
+        stopped = "time"
+    if rating is None or rating.S != data.S:
+        rating = rate(data, auc, exact, score, tgt if score else None)
+        decision = decide(rating)
+    if progress:
+        progress(data.S, data.S)
+    r = rating
+    laid = {name: [str(Card(c)) for c in d] for name, d in data.laid_down.items()}
+    adv = Advice(preset, seat, dealer, cards, list(auc.actions), seed_out, data.S, r.results,
+                 r.recommend, r.strains, r.best_for_game, score, tgt if score else None,
+                 r.notes, laid)
+    adv.runner_up = None if decision.runner is None else r.results[decision.runner]
+    adv.difference = decision.difference
+    adv.difference_se = 0.0 if decision.runner is None else decision.se
+    adv.close = decision.runner is not None and decision.close
+    adv.stopped = stopped
+    adv.cap = total if adaptive else None
+    adv.max_seconds = max_seconds
+    adv.known = {Seat(s): list(c) for s, c in known_cards.items()}
+    return adv
