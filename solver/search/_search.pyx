@@ -746,8 +746,20 @@ cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int o
                     const int* trick, int ntrick, int guess) noexcept nogil:
     """Exact NS tricks from the position (the current trick included), by MTD(f): null-window
     searches around a guess, each fail-soft result moving one bound."""
+    return window_root(c, counts, strain, leader, out, trick, ntrick, guess, 0, 99)
+
+
+cdef int window_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                     const int* trick, int ntrick, int guess, int lo, int hi) noexcept nogil:
+    """NS tricks from the position clamped to [lo, hi] (lo <= hi): the exact count when it
+    lies in the window, else lo (NS take at most lo) or hi (NS take at least hi).  MTD(f) as in
+    solve_root, started from lb = lo, ub = hi: every null-window search at beta in (lb, ub]
+    tells whether the count reaches beta, so lb <= clamp(count) <= ub holds throughout and the
+    loop ends on the clamped count.  can_take at t is the window [t - 1, t]."""
     cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
-    cdef int lb = 0, ub = left, g, beta, v
+    cdef int lb = lo if lo > 0 else 0, ub = hi if hi < left else left, g, beta, v
+    if lb > ub:                     # the window lies wholly above or below [0, left]
+        return lo if lo > left else hi
     g = (left + 1) // 2 if guess < 0 else guess
     while lb < ub:
         beta = g + 1 if g == lb else g
@@ -914,7 +926,22 @@ cdef class Solver:
         if not _layout_ready:
             raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
         with nogil:
-            _tables(&self.c, counts, strains, leaders, out, result)
+            _tables(&self.c, counts, strains, leaders, out, result, NULL, NULL)
+
+    def window_tables(self, const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                      const int[:, ::1] leaders, int out, const int[:, :, ::1] lo,
+                      const int[:, :, ::1] hi, int[:, :, ::1] result):
+        """As tables(), but each cell's NS tricks clamped to ``[lo, hi]`` at its index
+        ``(i, k, j)`` (see window_root): the exact count when it lies in the window, ``lo``
+        when NS take at most lo, ``hi`` when they take at least hi; -1 where ``lo > hi`` (no
+        question asked) or the leader is -1 (cell left as it was).  Cheaper than the exact
+        count when the window is narrow (a window [t - 1, t] is one yes/no question: "can NS
+        take t?").  Releases the GIL."""
+        if not _layout_ready:
+            raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
+        _check_window(counts, strains, leaders, lo, hi, result)
+        with nogil:
+            _tables(&self.c, counts, strains, leaders, out, result, &lo[0, 0, 0], &hi[0, 0, 0])
 
 
 cdef inline void _check(const uint8_t[:, ::1] counts, int strain, int leader, int out) except *:
@@ -938,9 +965,14 @@ cdef int _load_trick(trick, int* tr) except -1:
 
 
 cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strains,
-                  const int[:, ::1] leaders, int out, int[:, :, ::1] result) noexcept nogil:
-    cdef Py_ssize_t i, j, k
-    cdef int guess, v, side
+                  const int[:, ::1] leaders, int out, int[:, :, ::1] result,
+                  const int* lo, const int* hi) noexcept nogil:
+    """The table driver: for each deal i, strain j and leader slot k, NS tricks into
+    result[i, k, j], clamped to the window [lo, hi] at the same index (row-major (i, k, j))
+    when lo and hi are given (window_root), exact when they are NULL.  One TT serves a
+    strain's four leaders (its entries are keyed by strain and seat out, not by leader)."""
+    cdef Py_ssize_t i, j, k, w
+    cdef int guess, v, side, a, b
     cdef int side_guess[2]
     for i in range(counts.shape[0]):
         for j in range(strains.shape[0]):
@@ -954,7 +986,17 @@ cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strain
                 side = leaders[i, k] & 1
                 if side_guess[side] >= 0:
                     guess = side_guess[side]
-                v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
+                if lo == NULL:
+                    v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
+                else:
+                    w = (i * leaders.shape[1] + k) * strains.shape[0] + j
+                    a = lo[w]
+                    b = hi[w]
+                    if a > b:           # no question asked here
+                        result[i, k, j] = -1
+                        continue
+                    v = window_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0,
+                                    guess, a, b)
                 result[i, k, j] = v
                 guess = side_guess[side] = v
 
@@ -969,5 +1011,50 @@ def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
     if not _layout_ready:
         raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     with nogil:
-        _tables(&(<Solver>s).c, counts, strains, leaders, out, rv)
+        _tables(&(<Solver>s).c, counts, strains, leaders, out, rv, NULL, NULL)
     return res
+
+
+cdef int _check_window(const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                       const int[:, ::1] leaders, const int[:, :, ::1] lo, const int[:, :, ::1] hi,
+                       int[:, :, ::1] result) except -1:
+    shape = (counts.shape[0], leaders.shape[1], strains.shape[0])
+    for name, got in (("lo", (lo.shape[0], lo.shape[1], lo.shape[2])),
+                      ("hi", (hi.shape[0], hi.shape[1], hi.shape[2])),
+                      ("result", (result.shape[0], result.shape[1], result.shape[2]))):
+        if got != shape:
+            raise ValueError(f"{name} must have shape (deals, leader slots, strains) = {shape}, "
+                             f"got {got}")
+    if shape[0] * shape[1] * shape[2] == 0:
+        raise ValueError("no cells to solve")
+    if leaders.shape[0] != counts.shape[0]:
+        raise ValueError("leaders must have one row per deal")
+    return 0
+
+
+def can_take_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                    const int[:, ::1] leaders, const int[:, :, ::1] targets, int out=-1,
+                    int tt_bits=16):
+    """Batch yes/no entry: can North-South take at least ``targets[i, k, j]`` tricks of deal i
+    in strain ``strains[j]`` with ``leaders[i, k]`` on lead (seat ``out`` sitting out, -1 for
+    none)?  One null-window search a cell (each the cost of one MTD(f) step, not of an exact
+    count), over a fresh Solver with a ``2**tt_bits``-entry TT; releases the GIL.
+
+    Shapes: counts (deals, 4, 24) uint8; strains (strains,) intc; leaders (deals, slots) intc
+    (-1 skips a slot); targets (deals, slots, strains) intc, in NS tricks over the tricks left
+    (a target below 0 skips the cell).  Returns an int8 array (deals, slots, strains): 1 yes,
+    0 no, -1 skipped.  For the East-West side: EW take at least t exactly when NS cannot take
+    ``tricks - t + 1``.  Raises ValueError on shapes that do not match."""
+    import numpy as np
+    if not _layout_ready:
+        raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
+    t = np.asarray(targets, dtype=np.intc)
+    lo = np.ascontiguousarray(np.where(t < 0, 1, t - 1), dtype=np.intc)
+    hi = np.ascontiguousarray(np.where(t < 0, 0, t), dtype=np.intc)
+    res = np.full((counts.shape[0], leaders.shape[1], strains.shape[0]), -1, dtype=np.intc)
+    s = Solver(tt_bits)
+    (<Solver>s).window_tables(counts, strains, leaders, out, lo, hi, res)
+    ok = res >= 0
+    out8 = np.full(res.shape, -1, dtype=np.int8)
+    out8[ok] = (res[ok] >= t[ok]).astype(np.int8)
+    return out8
