@@ -492,11 +492,26 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     every other player who holds a trump must still follow suit (else a ruff, or a forced ruff
     by partner, takes the lead) -- unless the leader's sure trumps are at least as many as
     either opponent's trumps: cashed first, they draw the opponents' trumps, and only partner
-    (if still holding trumps after that) can ruff."""
-    cdef int p = c.to_move, s, k, lim, o, q, len_o, t_top = 0, opp_t = 0, part_t = 0
+    (if still holding trumps after that) can ruff.
+
+    Length winners (DDS's QuickTricks counts them too).  Theorem: if the leader's sure cards
+    of a suit number k (copies counted) and every other hand holds at most k cards of it, then
+    every card the leader holds in it wins a trick, keeping the lead, provided nobody can ruff
+    after the others' cards of the suit are gone.  Proof: each of the k rounds cashing the
+    sure cards wins for the leader, and every other hand must follow suit while it can, one
+    card a round, so after k rounds none holds a card of the suit; each of the leader's further
+    cards of the suit is then the only card of its suit in its trick, and wins it unless a
+    trump is played to it.  "Nobody can ruff" holds in no trump, when no other hand holds a
+    trump, and -- for a side suit -- when the leader's sure trumps were cashed first (counted
+    in this bound) and they outnumber every other hand's trumps, partner's included: each
+    other hand followed suit to every one of those rounds, so its trumps are gone.  The trump
+    suit itself is the same argument with no ruff possible.  The sum over suits stays a bound
+    because the leader keeps the lead throughout and each card counted is a distinct card of
+    the leader's (at most one trick each)."""
+    cdef int p = c.to_move, s, k, lim, o, q, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
     cdef uint32_t sm, top, tm
     cdef int total = 0
-    cdef bint drawn = 0
+    cdef bint drawn = 0, no_ruff = c.trump < 0
     cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     if c.trump >= 0:
         tm = SUITMASK[c.trump]
@@ -509,6 +524,12 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
         part_t = suit_len(c, (p + 2) & 3, tm)
         drawn = t_top >= opp_t
         total = t_top
+        if t_top >= opp_t and t_top >= part_t:
+            # every other hand's trumps fall under the sure ones: all the leader's trumps win
+            # and no side-suit card of the leader's can be ruffed afterwards
+            no_ruff = 1
+            if t_top:
+                total = suit_len(c, p, tm)
     for s in range(4):
         if s == c.trump:
             continue
@@ -519,7 +540,18 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
         k = suit_len(c, p, top)
         if k == 0:
             continue
-        if c.trump >= 0:
+        if no_ruff:
+            # length winners: the others run out of the suit under the k sure cards
+            mo = suit_len(c, (p + 1) & 3, sm)
+            len_o = suit_len(c, (p + 2) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            len_o = suit_len(c, (p + 3) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            if k >= mo:
+                k = suit_len(c, p, sm)
+        elif c.trump >= 0:
             lim = k
             if drawn:
                 if part_t > opp_t:
