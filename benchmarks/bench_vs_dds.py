@@ -101,8 +101,8 @@ def main() -> None:
             calc_dd_table(bridge)
             dw.append(time.perf_counter() - t0)
             dc.append(time.thread_time() - c0)
-            print(f"  {i + 1}/{a.deals}: double48 {w * 1e3:8.1f} ms, DDS {dw[-1] * 1e3:6.1f} ms",
-                  file=sys.stderr)
+            print(f"  {i + 1}/{a.deals}: double48 {w * 1e3:8.1f} ms (CPU {c * 1e3:8.1f}), "
+                  f"DDS {dw[-1] * 1e3:6.1f} ms (CPU {dc[-1] * 1e3:6.1f})", file=sys.stderr)
         mo, md = statistics.median(wall[:a.deals]), statistics.median(dw)
         co, cd = statistics.median(cpu[:a.deals]), statistics.median(dc)
         res["vs"] = {"deals": a.deals,
@@ -118,7 +118,7 @@ def main() -> None:
             wall.append(w)
             cpu.append(c)
             nodes.append(n)
-            print(f"  {i + 1}/{a.tail}: double48 {w * 1e3:8.1f} ms", file=sys.stderr)
+            print(f"  {i + 1}/{a.tail}: double48 {w * 1e3:8.1f} ms (CPU {c * 1e3:8.1f})", file=sys.stderr)
         res["tail"] = {"deals": a.tail,
                        "ms_median": round(statistics.median(wall) * 1e3, 1),
                        "ms_p95": round(q(wall, 0.95) * 1e3, 1), "ms_max": round(max(wall) * 1e3, 1),
