@@ -489,10 +489,12 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     for the leader's side).  A card is sure when it is at least every other remaining card of
     its suit (the first played of identical cards wins), so nobody, partner included, takes
     the lead from it.  Under a trump suit, a side-suit winner counts only for as many rounds as
-    every other player who holds a trump must still follow suit (else a ruff, or a forced ruff
-    by partner, takes the lead) -- unless the leader's sure trumps are at least as many as
-    either opponent's trumps: cashed first, they draw the opponents' trumps, and only partner
-    (if still holding trumps after that) can ruff.
+    every other player who can still ruff must follow suit (else a ruff, or a forced ruff by
+    partner, takes the lead).  The leader cashes the sure trumps first (t of them, each a
+    trick): every other hand follows to each of those rounds while it holds trumps, so only a
+    hand holding more than t trumps can ruff afterwards -- and such a hand followed trumps
+    every round, so its cards of the side suits are all still there to be counted (and while a
+    side suit is cashed it follows that suit, so the other side suits keep its cards too).
 
     Length winners (DDS's QuickTricks counts them too).  Theorem: if the leader's sure cards
     of a suit number k (copies counted) and every other hand holds at most k cards of it, then
@@ -508,21 +510,20 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     suit itself is the same argument with no ruff possible.  The sum over suits stays a bound
     because the leader keeps the lead throughout and each card counted is a distinct card of
     the leader's (at most one trick each)."""
-    cdef int p = c.to_move, s, k, lim, o, q, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
+    cdef int p = c.to_move, s, k, lim, o, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
+    cdef int tl[4]
     cdef uint32_t sm, top, tm
     cdef int total = 0
-    cdef bint drawn = 0, no_ruff = c.trump < 0
+    cdef bint no_ruff = c.trump < 0
     cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     if c.trump >= 0:
         tm = SUITMASK[c.trump]
         top = sure_top(c.m1[p] & tm, others & tm)
         t_top = suit_len(c, p, top)
-        opp_t = suit_len(c, (p + 1) & 3, tm)
-        len_o = suit_len(c, (p + 3) & 3, tm)
-        if len_o > opp_t:
-            opp_t = len_o
-        part_t = suit_len(c, (p + 2) & 3, tm)
-        drawn = t_top >= opp_t
+        for o in range(1, 4):
+            tl[o] = suit_len(c, (p + o) & 3, tm)
+        opp_t = tl[1] if tl[1] > tl[3] else tl[3]
+        part_t = tl[2]
         total = t_top
         if t_top >= opp_t and t_top >= part_t:
             # every other hand's trumps fall under the sure ones: all the leader's trumps win
@@ -551,20 +552,15 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
                 mo = len_o
             if k >= mo:
                 k = suit_len(c, p, sm)
-        elif c.trump >= 0:
+        else:
+            # the hands that can still ruff once the leader's sure trumps are cashed: those
+            # holding more trumps than that (each followed to every trump round)
             lim = k
-            if drawn:
-                if part_t > opp_t:
-                    len_o = suit_len(c, (p + 2) & 3, sm)
+            for o in range(1, 4):
+                if tl[o] > t_top:
+                    len_o = suit_len(c, (p + o) & 3, sm)
                     if len_o < lim:
                         lim = len_o
-            else:
-                for o in range(1, 4):
-                    q = (p + o) & 3
-                    if c.m1[q] & tm:
-                        len_o = suit_len(c, q, sm)
-                        if len_o < lim:
-                            lim = len_o
             k = lim
         total += k
     return total
