@@ -1,12 +1,13 @@
 """Benchmark of the double-dummy core: full DD tables and single solves.
 
-    python benchmarks/bench_solve.py [--single N] [--double32 N] [--double48 N] [--json]
+    python benchmarks/bench_solve.py [--single N] [--double32 N] [--double40 N] [--double48 N] [--json]
 
 Prints, per deck form, the median microseconds per full DD table (4 declarers × the strains),
 the median microseconds per solve and the median nodes per solve, on one core:
 - single24: the first N (1,000) real deals of positions/sources/real_deals_single24.txt,
   preset racehorse (the declarer leads: 4 leaders × 6 strains = 24 solves a table);
 - double32: N (50) random deals (seed 32), preset double32 (4 × 5 strains);
+- double40: N (50) random deals (seed 40) of the 40-card deck, preset double48's options (4 × 5);
 - double48: N (20) random deals (seed 48), preset double48 (4 × 5 strains).
 A solve here is one exact count (a few null-window searches); the TT is kept between deals.
 """
@@ -44,7 +45,7 @@ def random_deals(deck: str, n: int, seed: int) -> list[Deal]:
 
 def measure(deals: list[Deal], preset: str) -> dict:
     p = get_preset(preset)
-    solver = get_solver(p.deck)
+    solver = get_solver(deals[0].deck)   # the deal's deck form (double40 under preset double48)
     solves = 4 * len(p.strains)
     times, nodes = [], []
     for d in deals:
@@ -66,6 +67,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--single", type=int, default=1000)
     ap.add_argument("--double32", type=int, default=50)
+    ap.add_argument("--double40", type=int, default=50)
     ap.add_argument("--double48", type=int, default=20)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -76,6 +78,8 @@ def main() -> None:
         results["single24"] = measure([Deal.from_pbn(x) for x in pbn], "racehorse")
     if a.double32:
         results["double32"] = measure(random_deals("double32", a.double32, 32), "double32")
+    if a.double40:
+        results["double40"] = measure(random_deals("double40", a.double40, 40), "double48")
     if a.double48:
         results["double48"] = measure(random_deals("double48", a.double48, 48), "double48")
     results["machine"] = f"{platform.machine()} {platform.processor() or ''} python {platform.python_version()}".strip()

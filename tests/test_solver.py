@@ -140,3 +140,32 @@ def test_reference_guess_does_not_change_the_answer():
         for delta in (-2, 0, 3):
             guess = {Side.NS: exact[Side.NS] + delta, Side.EW: exact[Side.EW] - delta}
             assert reference_tricks(pos, guess) == exact
+
+
+def test_can_take_and_window_tables_match_exact_tables():
+    # the yes/no batch entry and the windowed table against the exact counts, every cell
+    rng = random.Random(4321)
+    for deck, n in (("single24", 12), ("double32", 6)):
+        deals = [random_deal(rng, deck) for _ in range(n)]
+        counts = np.stack([np.array(d.counts(), dtype=np.uint8) for d in deals])
+        strains = np.array([0, 2, 4, 5], dtype=np.intc)
+        leaders = np.tile(np.array([0, 1, 2, 3], dtype=np.intc), (n, 1))
+        leaders[1, 3] = -1
+        exact = _search.solve_tables(counts, strains, leaders, -1, 14)
+        tricks = len(deals[0].hands[0])
+        shape = exact.shape
+        targets = np.array([rng.randint(-1, tricks + 1) for _ in range(exact.size)],
+                           dtype=np.intc).reshape(shape)
+        yes = _search.can_take_tables(counts, strains, leaders, targets)
+        skip = (targets < 0) | (leaders[:, :, None] < 0)
+        assert (yes[skip] == -1).all()
+        assert (yes[~skip] == (exact >= targets)[~skip]).all()
+        assert yes[~skip].min() == 0 and yes[~skip].max() == 1
+        lo = np.array([rng.randint(0, tricks) for _ in range(exact.size)], dtype=np.intc).reshape(shape)
+        hi = np.ascontiguousarray(lo + rng.randint(0, 2), dtype=np.intc)
+        res = np.full(shape, -1, dtype=np.intc)
+        _search.Solver(14).window_tables(counts, strains, leaders, -1, lo, hi, res)
+        ok = leaders[:, :, None].repeat(len(strains), 2) >= 0
+        assert (res[ok] == np.clip(exact, lo, hi)[ok]).all()
+    with pytest.raises(ValueError):
+        _search.can_take_tables(counts, strains, leaders, targets[:, :2])

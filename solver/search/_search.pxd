@@ -37,6 +37,8 @@ cdef void squeeze_key(const uint32_t* m1, const uint32_t* m2, int n, bint double
 
 cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                     const int* trick, int ntrick, int guess) noexcept nogil
+cdef int window_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                     const int* trick, int ntrick, int guess, int lo, int hi) noexcept nogil
 cdef int can_take_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
                        const int* trick, int ntrick, int target) noexcept nogil
 cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil

@@ -489,26 +489,48 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     for the leader's side).  A card is sure when it is at least every other remaining card of
     its suit (the first played of identical cards wins), so nobody, partner included, takes
     the lead from it.  Under a trump suit, a side-suit winner counts only for as many rounds as
-    every other player who holds a trump must still follow suit (else a ruff, or a forced ruff
-    by partner, takes the lead) -- unless the leader's sure trumps are at least as many as
-    either opponent's trumps: cashed first, they draw the opponents' trumps, and only partner
-    (if still holding trumps after that) can ruff."""
-    cdef int p = c.to_move, s, k, lim, o, q, len_o, t_top = 0, opp_t = 0, part_t = 0
+    every other player who can still ruff must follow suit (else a ruff, or a forced ruff by
+    partner, takes the lead).  The leader cashes the sure trumps first (t of them, each a
+    trick): every other hand follows to each of those rounds while it holds trumps, so only a
+    hand holding more than t trumps can ruff afterwards -- and such a hand followed trumps
+    every round, so its cards of the side suits are all still there to be counted (and while a
+    side suit is cashed it follows that suit, so the other side suits keep its cards too).
+
+    Length winners (DDS's QuickTricks counts them too).  Theorem: if the leader's sure cards
+    of a suit number k (copies counted) and every other hand holds at most k cards of it, then
+    every card the leader holds in it wins a trick, keeping the lead, provided nobody can ruff
+    after the others' cards of the suit are gone.  Proof: each of the k rounds cashing the
+    sure cards wins for the leader, and every other hand must follow suit while it can, one
+    card a round, so after k rounds none holds a card of the suit; each of the leader's further
+    cards of the suit is then the only card of its suit in its trick, and wins it unless a
+    trump is played to it.  "Nobody can ruff" holds in no trump, when no other hand holds a
+    trump, and -- for a side suit -- when the leader's sure trumps were cashed first (counted
+    in this bound) and they outnumber every other hand's trumps, partner's included: each
+    other hand followed suit to every one of those rounds, so its trumps are gone.  The trump
+    suit itself is the same argument with no ruff possible.  The sum over suits stays a bound
+    because the leader keeps the lead throughout and each card counted is a distinct card of
+    the leader's (at most one trick each)."""
+    cdef int p = c.to_move, s, k, lim, o, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
+    cdef int tl[4]
     cdef uint32_t sm, top, tm
     cdef int total = 0
-    cdef bint drawn = 0
+    cdef bint no_ruff = c.trump < 0
     cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     if c.trump >= 0:
         tm = SUITMASK[c.trump]
         top = sure_top(c.m1[p] & tm, others & tm)
         t_top = suit_len(c, p, top)
-        opp_t = suit_len(c, (p + 1) & 3, tm)
-        len_o = suit_len(c, (p + 3) & 3, tm)
-        if len_o > opp_t:
-            opp_t = len_o
-        part_t = suit_len(c, (p + 2) & 3, tm)
-        drawn = t_top >= opp_t
+        for o in range(1, 4):
+            tl[o] = suit_len(c, (p + o) & 3, tm)
+        opp_t = tl[1] if tl[1] > tl[3] else tl[3]
+        part_t = tl[2]
         total = t_top
+        if t_top >= opp_t and t_top >= part_t:
+            # every other hand's trumps fall under the sure ones: all the leader's trumps win
+            # and no side-suit card of the leader's can be ruffed afterwards
+            no_ruff = 1
+            if t_top:
+                total = suit_len(c, p, tm)
     for s in range(4):
         if s == c.trump:
             continue
@@ -519,20 +541,26 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
         k = suit_len(c, p, top)
         if k == 0:
             continue
-        if c.trump >= 0:
+        if no_ruff:
+            # length winners: the others run out of the suit under the k sure cards
+            mo = suit_len(c, (p + 1) & 3, sm)
+            len_o = suit_len(c, (p + 2) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            len_o = suit_len(c, (p + 3) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            if k >= mo:
+                k = suit_len(c, p, sm)
+        else:
+            # the hands that can still ruff once the leader's sure trumps are cashed: those
+            # holding more trumps than that (each followed to every trump round)
             lim = k
-            if drawn:
-                if part_t > opp_t:
-                    len_o = suit_len(c, (p + 2) & 3, sm)
+            for o in range(1, 4):
+                if tl[o] > t_top:
+                    len_o = suit_len(c, (p + o) & 3, sm)
                     if len_o < lim:
                         lim = len_o
-            else:
-                for o in range(1, 4):
-                    q = (p + o) & 3
-                    if c.m1[q] & tm:
-                        len_o = suit_len(c, q, sm)
-                        if len_o < lim:
-                            lim = len_o
             k = lim
         total += k
     return total
@@ -746,8 +774,20 @@ cdef int solve_root(Ctx* c, const uint8_t* counts, int strain, int leader, int o
                     const int* trick, int ntrick, int guess) noexcept nogil:
     """Exact NS tricks from the position (the current trick included), by MTD(f): null-window
     searches around a guess, each fail-soft result moving one bound."""
+    return window_root(c, counts, strain, leader, out, trick, ntrick, guess, 0, 99)
+
+
+cdef int window_root(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
+                     const int* trick, int ntrick, int guess, int lo, int hi) noexcept nogil:
+    """NS tricks from the position clamped to [lo, hi] (lo <= hi): the exact count when it
+    lies in the window, else lo (NS take at most lo) or hi (NS take at least hi).  MTD(f) as in
+    solve_root, started from lb = lo, ub = hi: every null-window search at beta in (lb, ub]
+    tells whether the count reaches beta, so lb <= clamp(count) <= ub holds throughout and the
+    loop ends on the clamped count.  can_take at t is the window [t - 1, t]."""
     cdef int left = setup(c, counts, strain, leader, out, trick, ntrick)
-    cdef int lb = 0, ub = left, g, beta, v
+    cdef int lb = lo if lo > 0 else 0, ub = hi if hi < left else left, g, beta, v
+    if lb > ub:                     # the window lies wholly above or below [0, left]
+        return lo if lo > left else hi
     g = (left + 1) // 2 if guess < 0 else guess
     while lb < ub:
         beta = g + 1 if g == lb else g
@@ -914,7 +954,22 @@ cdef class Solver:
         if not _layout_ready:
             raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
         with nogil:
-            _tables(&self.c, counts, strains, leaders, out, result)
+            _tables(&self.c, counts, strains, leaders, out, result, NULL, NULL)
+
+    def window_tables(self, const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                      const int[:, ::1] leaders, int out, const int[:, :, ::1] lo,
+                      const int[:, :, ::1] hi, int[:, :, ::1] result):
+        """As tables(), but each cell's NS tricks clamped to ``[lo, hi]`` at its index
+        ``(i, k, j)`` (see window_root): the exact count when it lies in the window, ``lo``
+        when NS take at most lo, ``hi`` when they take at least hi; -1 where ``lo > hi`` (no
+        question asked) or the leader is -1 (cell left as it was).  Cheaper than the exact
+        count when the window is narrow (a window [t - 1, t] is one yes/no question: "can NS
+        take t?").  Releases the GIL."""
+        if not _layout_ready:
+            raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
+        _check_window(counts, strains, leaders, lo, hi, result)
+        with nogil:
+            _tables(&self.c, counts, strains, leaders, out, result, &lo[0, 0, 0], &hi[0, 0, 0])
 
 
 cdef inline void _check(const uint8_t[:, ::1] counts, int strain, int leader, int out) except *:
@@ -938,9 +993,14 @@ cdef int _load_trick(trick, int* tr) except -1:
 
 
 cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strains,
-                  const int[:, ::1] leaders, int out, int[:, :, ::1] result) noexcept nogil:
-    cdef Py_ssize_t i, j, k
-    cdef int guess, v, side
+                  const int[:, ::1] leaders, int out, int[:, :, ::1] result,
+                  const int* lo, const int* hi) noexcept nogil:
+    """The table driver: for each deal i, strain j and leader slot k, NS tricks into
+    result[i, k, j], clamped to the window [lo, hi] at the same index (row-major (i, k, j))
+    when lo and hi are given (window_root), exact when they are NULL.  One TT serves a
+    strain's four leaders (its entries are keyed by strain and seat out, not by leader)."""
+    cdef Py_ssize_t i, j, k, w
+    cdef int guess, v, side, a, b
     cdef int side_guess[2]
     for i in range(counts.shape[0]):
         for j in range(strains.shape[0]):
@@ -954,7 +1014,17 @@ cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strain
                 side = leaders[i, k] & 1
                 if side_guess[side] >= 0:
                     guess = side_guess[side]
-                v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
+                if lo == NULL:
+                    v = solve_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0, guess)
+                else:
+                    w = (i * leaders.shape[1] + k) * strains.shape[0] + j
+                    a = lo[w]
+                    b = hi[w]
+                    if a > b:           # no question asked here
+                        result[i, k, j] = -1
+                        continue
+                    v = window_root(c, &counts[i, 0, 0], strains[j], leaders[i, k], out, NULL, 0,
+                                    guess, a, b)
                 result[i, k, j] = v
                 guess = side_guess[side] = v
 
@@ -969,5 +1039,50 @@ def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
     if not _layout_ready:
         raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     with nogil:
-        _tables(&(<Solver>s).c, counts, strains, leaders, out, rv)
+        _tables(&(<Solver>s).c, counts, strains, leaders, out, rv, NULL, NULL)
     return res
+
+
+cdef int _check_window(const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                       const int[:, ::1] leaders, const int[:, :, ::1] lo, const int[:, :, ::1] hi,
+                       int[:, :, ::1] result) except -1:
+    shape = (counts.shape[0], leaders.shape[1], strains.shape[0])
+    for name, got in (("lo", (lo.shape[0], lo.shape[1], lo.shape[2])),
+                      ("hi", (hi.shape[0], hi.shape[1], hi.shape[2])),
+                      ("result", (result.shape[0], result.shape[1], result.shape[2]))):
+        if got != shape:
+            raise ValueError(f"{name} must have shape (deals, leader slots, strains) = {shape}, "
+                             f"got {got}")
+    if shape[0] * shape[1] * shape[2] == 0:
+        raise ValueError("no cells to solve")
+    if leaders.shape[0] != counts.shape[0]:
+        raise ValueError("leaders must have one row per deal")
+    return 0
+
+
+def can_take_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
+                    const int[:, ::1] leaders, const int[:, :, ::1] targets, int out=-1,
+                    int tt_bits=16):
+    """Batch yes/no entry: can North-South take at least ``targets[i, k, j]`` tricks of deal i
+    in strain ``strains[j]`` with ``leaders[i, k]`` on lead (seat ``out`` sitting out, -1 for
+    none)?  One null-window search a cell (each the cost of one MTD(f) step, not of an exact
+    count), over a fresh Solver with a ``2**tt_bits``-entry TT; releases the GIL.
+
+    Shapes: counts (deals, 4, 24) uint8; strains (strains,) intc; leaders (deals, slots) intc
+    (-1 skips a slot); targets (deals, slots, strains) intc, in NS tricks over the tricks left
+    (a target below 0 skips the cell).  Returns an int8 array (deals, slots, strains): 1 yes,
+    0 no, -1 skipped.  For the East-West side: EW take at least t exactly when NS cannot take
+    ``tricks - t + 1``.  Raises ValueError on shapes that do not match."""
+    import numpy as np
+    if not _layout_ready:
+        raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
+    t = np.asarray(targets, dtype=np.intc)
+    lo = np.ascontiguousarray(np.where(t < 0, 1, t - 1), dtype=np.intc)
+    hi = np.ascontiguousarray(np.where(t < 0, 0, t), dtype=np.intc)
+    res = np.full((counts.shape[0], leaders.shape[1], strains.shape[0]), -1, dtype=np.intc)
+    s = Solver(tt_bits)
+    (<Solver>s).window_tables(counts, strains, leaders, out, lo, hi, res)
+    ok = res >= 0
+    out8 = np.full(res.shape, -1, dtype=np.int8)
+    out8[ok] = (res[ok] >= t[ok]).astype(np.int8)
+    return out8
