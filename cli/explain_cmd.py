@@ -166,11 +166,17 @@ def replay_command(
     record_file: str = typer.Argument(..., help="Hand record file: our format or Trickster PTN."),
     index: int = typer.Option(1, "--index", "-k", help="Which record of the file (1-based)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    single_dummy: bool = typer.Option(False, "--single-dummy", help="Also judge each card from its player's view: unlucky or a mistake."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="With --single-dummy: deals sampled where the consistent deals are many."),
+    seed: int = typer.Option(1, "--seed", help="With --single-dummy: random seed."),
 ) -> None:
     """Replay a recorded hand with the DD value after each card; mark the mistakes."""
     with guard():
         rec = load_record(record_file, index)
         an = analyse_record(rec)
+        if single_dummy:
+            from .play_cmd import replay_single_dummy
+            return replay_single_dummy(rec, an, samples, seed, json_out)
         if json_out:
             obj = an.to_json()
             obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid})

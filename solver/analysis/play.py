@@ -254,7 +254,7 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
         counts = view.samples(seed, samples)
         weights = np.ones(samples, dtype=np.int64)
     present = [c for c in range(24) for _ in range(int(view.pool[c]))]
-    present += [c for cs in view.known_left.values() for c in cs]
+    present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
     present += [int(c) for _, c in view.trick]
     groups = _groups([int(c) for c in view.legal_cards()], present, int(view.strain))
     reps = [g[0] for g in groups]
