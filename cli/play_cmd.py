@@ -149,8 +149,12 @@ def show_play(adv: PlayAdvice) -> None:
         close = " ".join(str(c.card) for c in adv.cards[1:] if c.close)
         line += f"; too close to call against {close}: more --samples"
     out.print(line + ")")
-    out.print(f"[dim]tricks: {side}'s over the whole hand; P(make): the declaring side's; EV: {side}'s "
-              "points minus the other side's; ±best: standard error of the difference to the best[/dim]")
+    key = f"tricks: {side}'s over the whole hand"
+    if adv.bid is not None:
+        key += f"; P(make): the declaring side's; EV: {side}'s points minus the other side's"
+    if not adv.exact:
+        key += "; ±best: standard error of the difference to the best (≈: too close to call)"
+    out.print(f"[dim]{key}[/dim]")
 
 
 # ---------------------------------------------------------------------------------------------
