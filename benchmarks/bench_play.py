@@ -49,7 +49,7 @@ from bideuchre.analysis.explain import analyse_play, principal_variation  # noqa
 from bideuchre.analysis.par import par  # noqa: E402
 from bideuchre.analysis.play import play_advice, review_play  # noqa: E402
 from bideuchre.notation import Deal, Position, format_hand  # noqa: E402
-from bideuchre.rules import DECKS, Card, Seat, Side, effective_suit, rank_order  # noqa: E402
+from bideuchre.rules import DECKS, Card, Side, effective_suit, rank_order  # noqa: E402
 from bideuchre.search.solve import get_solver  # noqa: E402
 
 

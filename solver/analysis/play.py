@@ -46,7 +46,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..notation import Deal, counted
+from ..notation import Deal
 from ..rules import (
     Card, DeckForm, Preset, RulesError, Seat, Side, get_deck, get_preset, parse_seat,
     parse_strain,

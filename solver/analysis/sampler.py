@@ -41,7 +41,7 @@ import numpy as np
 
 from ..notation import counted, format_hand, parse_card, parse_hand
 from ..rules import (
-    Card, DeckForm, IllegalPlayError, NotationError, RulesError, Seat, Side, Strain,
+    Card, DeckForm, IllegalPlayError, NotationError, RulesError, Seat, Side,
     effective_suit, get_deck, next_active, parse_seat, parse_strain, trick_winner,
 )
 from .advice import sample_rng
