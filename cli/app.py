@@ -36,7 +36,7 @@ app.command("solve", short_help="Double-dummy tricks: the table (declarer × str
             "the lone table) or one position (--strain, --lone).")(solve_cmd.solve)
 
 # Command groups added by later modules register themselves here.
-for _name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd"):
+for _name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd", "play_cmd"):
     try:
         _mod = __import__(f"bideuchre.cli.{_name}", fromlist=["register"])
     except ModuleNotFoundError as _exc:

@@ -233,6 +233,9 @@ def replay_command(
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset for the score (default: the record's, else its deck's: single24 standard)."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    single_dummy: bool = typer.Option(False, "--single-dummy", help="Also judge each card from its player's view: unlucky or a mistake."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="With --single-dummy: deals sampled where the consistent deals are many."),
+    seed: int = typer.Option(1, "--seed", help="With --single-dummy: random seed."),
 ) -> None:
     """Replay a recorded hand with the DD value after each card; mark the mistakes; the
     contract, made or set, and each side's points."""
@@ -252,6 +255,9 @@ def replay_command(
                 score = score_play(an, p, rec.declarer, rec.bid)
             except RulesError as exc:
                 why = f"{exc} (choose --preset)"
+        if single_dummy:
+            from .play_cmd import replay_single_dummy
+            return replay_single_dummy(rec, an, samples, seed, json_out, preset=p, score=score, why=why)
         if json_out:
             obj = an.to_json()
             obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid, "preset": p.name})

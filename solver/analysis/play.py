@@ -1,0 +1,460 @@
+"""Single-dummy play: what to lead and what to play from one seat's view, and a review that
+tells bad luck from bad play (issue 13).
+
+:func:`play_advice` answers "what do I play now?" for the player to move, who sees their own
+hand, the cards played and any card shown (:class:`~bideuchre.analysis.sampler.SeatView`).
+The unseen cards are dealt to the other seats consistently with that view; each consistent
+deal is solved double dummy (RULES.md §3) for every legal card of the player; the results are
+averaged over the deals:
+
+- **exact** when the consistent deals number at most ``exact_limit``: every one of them,
+  weighted as the shuffle makes them likely (standard errors 0);
+- otherwise **sampled**: ``samples`` deals, deal ``i`` drawn from ``(seed, i)`` alone
+  (:func:`bideuchre.analysis.advice.sample_rng`), so the answer does not depend on
+  ``workers``.
+
+Per deal, one exact solve of the position and one call of the core's ``Solver.values`` (a
+null-window check of each card at that value, an exact count only for a card that loses)
+score every legal card; equivalent cards (touching in the player's hand with respect to every
+card not yet seen played, identical copies) are scored once and shown as one choice, as in
+``explain``.  For each card: the expected whole-hand tricks of the player's side and their
+standard error, the probability that the declaring side makes its bid, and the expected hand
+result under the preset's scoring (the player's side's points minus the other side's,
+:func:`bideuchre.analysis.auction.hand_result`, RULES.md §1 "Scoring" and §2).  The
+recommendation maximises ``objective``: ``"tricks"``, ``"make"`` (the player's side's chance:
+of making when declaring, of setting when defending) or ``"score"``; ties go to the better
+expected result, then to more tricks, then to the card shown first.
+
+The double-dummy value of each sampled deal lets every later card be played with the hands
+open: this is the usual single-dummy model of bridge programs (it overrates the side to play
+later in the hand a little, as every player is assumed to see the rest of the deal after this
+card).
+
+:func:`review_record` replays a recorded hand from the view of each player at each card: the
+card's expected tricks against the best single-dummy card (``loss``).  A card that lost tricks
+double dummy but was a best single-dummy choice (or within sampling noise of one) was
+**unlucky**; a card that gave up expected tricks single dummy (beyond the noise: more than
+twice the standard error of the paired difference, any loss when exact) was a **mistake**.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..notation import Deal
+from ..rules import (
+    Card, DeckForm, Preset, RulesError, Seat, Side, get_deck, get_preset, parse_seat,
+    parse_strain,
+)
+from ..search.solve import first_leader, get_solver
+from .auction import Bid, hand_result, parse_bid
+from .explain import PlayAnalysis, _groups
+from .lone import lone_leader
+from .sampler import SeatView
+
+__all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
+           "DEFAULT_EXACT_LIMIT", "OBJECTIVES", "SDStep", "SDReview", "review_record",
+           "review_play", "make_bid"]
+
+DEFAULT_EXACT_LIMIT = 20_000
+OBJECTIVES = ("tricks", "make", "score")
+_CHUNK = 32
+
+
+def default_play_samples(deck: str | DeckForm) -> int:
+    """Deals :func:`play_advice` samples unless told: 1,000 for single24 (an opening lead in
+    well under a second on one core), 500 for double32, 200 for double40 and 100 for
+    double48, whose deals take ~0.1 s each on one core (README "Performance")."""
+    n = get_deck(deck).hand
+    return 1000 if n <= 6 else 500 if n <= 8 else 200 if n <= 10 else 100
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+@dataclass
+class CardAdvice:
+    """One choice of the player to move, over the consistent deals.
+
+    ``card`` (the card shown, highest of its group) and ``equivalent`` (the rest of the group);
+    ``tricks``: expected whole-hand tricks of the player's side (tricks already won included);
+    ``se``: its standard error (0 when exact); ``p_make``: probability the declaring side makes
+    its bid (None without a bid); ``ev``: expected hand result in points, the player's side's
+    minus the other side's (None without a bid), ``ev_se`` its standard error; ``se_vs_best``:
+    standard error of the difference to the recommended card in the objective's measure (the
+    deals are shared, so differences are surer than the values); ``close``: not the
+    recommended card but within two of those standard errors of it (too close to call; never
+    when exact)."""
+
+    card: Card
+    equivalent: tuple[Card, ...]
+    tricks: float
+    se: float
+    p_make: float | None
+    ev: float | None
+    ev_se: float | None = None
+    se_vs_best: float = 0.0
+    close: bool = False
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return (self.card,) + self.equivalent
+
+    def to_json(self) -> dict:
+        r = lambda x: None if x is None else round(float(x), 4)  # noqa: E731
+        return {"card": str(self.card), "tricks": r(self.tricks), "se": r(self.se),
+                "p_make": r(self.p_make), "ev": r(self.ev), "ev_se": r(self.ev_se),
+                "se_vs_best": r(self.se_vs_best), "close": self.close,
+                "equivalent": [str(c) for c in self.equivalent]}
+
+
+@dataclass
+class PlayAdvice:
+    """Single-dummy advice for the player to move (module docstring).
+
+    ``view``: the :class:`SeatView`; ``preset``; ``declarer``/``bid`` (None: no contract
+    given, then no ``p_make`` or ``ev``); ``exact``: every consistent deal was evaluated;
+    ``deals``: deals evaluated; ``consistent``: distinct consistent deals; ``seed``;
+    ``objective``; ``cards``: one :class:`CardAdvice` per group, best first for the objective;
+    ``recommend``: the first of them.  ``tricks`` is ``(deals, groups)``: per deal and group
+    (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights.
+    """
+
+    view: SeatView
+    preset: Preset
+    declarer: Seat | None
+    bid: Bid | None
+    exact: bool
+    deals: int
+    consistent: int
+    seed: int
+    objective: str
+    cards: list[CardAdvice]
+    tricks: np.ndarray = field(repr=False)
+    weights: np.ndarray = field(repr=False)
+
+    @property
+    def recommend(self) -> CardAdvice:
+        return self.cards[0]
+
+    @property
+    def too_close(self) -> bool:
+        """Whether another card is within sampling noise of the recommended one."""
+        return any(c.close for c in self.cards[1:])
+
+    def to_json(self) -> dict:
+        v = self.view
+        obj = {"seat": v.seat.name, "exact": self.exact, "deals": self.deals,
+               "consistent_deals": self.consistent, "seed": self.seed,
+               "objective": self.objective, "recommend": str(self.recommend.card),
+               "too_close": self.too_close,
+               "cards": [c.to_json() for c in self.cards],
+               "preset": self.preset.name, "deck": v.deck.name, "strain": v.strain.name,
+               "leader": v.first_leader.name, "played": [str(c) for c in v.played],
+               "to_move": v.seat.name, "trick": [str(c) for _, c in v.trick],
+               "won": {"NS": v.won[Side.NS], "EW": v.won[Side.EW]},
+               "voids": {s.name: "".join("SHDC"[u] for u in sorted(v.voids[s]))
+                         for s in Seat if v.voids[s]}}
+        if self.declarer is not None:
+            obj["declarer"] = self.declarer.name
+        if self.bid is not None:
+            obj["bid"] = str(self.bid)
+        if v.lone is not None:
+            obj["lone"] = v.lone.name
+        return obj
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+
+def _solve_chunk(counts: np.ndarray, deck: DeckForm, strain: int, leader: int, out: int,
+                 trick: list, reps: list) -> np.ndarray:
+    """NS tricks of the rest (the current trick included) after each of ``reps`` on each deal
+    of ``counts`` (``(k, 4, 24)``): one exact solve, then ``Solver.values``."""
+    solver = get_solver(deck)
+    res = np.empty((counts.shape[0], len(reps)), dtype=np.int16)
+    guess = -1
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        rest = solver.solve(c, strain, leader, out, trick, guess)
+        res[i] = solver.values(c, strain, leader, out, trick, reps, rest, True)
+        guess = rest
+    return res
+
+
+def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> np.ndarray:
+    """``_solve_chunk`` over all deals, in chunks on ``workers`` threads (the core releases the
+    GIL); the result is in deal order whatever the number of workers."""
+    args = (view.deck, int(view.strain), int(view.trick_leader),
+            -1 if view.out is None else int(view.out), [int(c) for _, c in view.trick], reps)
+    starts = range(0, counts.shape[0], _CHUNK)
+    if workers > 1 and counts.shape[0] > _CHUNK:
+        with ThreadPoolExecutor(workers) as ex:
+            parts = list(ex.map(lambda a: _solve_chunk(counts[a:a + _CHUNK], *args), starts))
+    else:
+        parts = [_solve_chunk(counts[a:a + _CHUNK], *args) for a in starts]
+    return np.concatenate(parts) if parts else np.empty((0, len(reps)), dtype=np.int16)
+
+
+def _mean_se(x: np.ndarray, w: np.ndarray, exact: bool) -> tuple[float, float]:
+    """Weighted mean over the deals (axis 0) and its standard error (0 when exact)."""
+    m = (x * w[:, None]).sum(axis=0) / w.sum() if x.ndim == 2 else float((x * w).sum() / w.sum())
+    if exact or x.shape[0] < 2:
+        return m, np.zeros_like(m) if x.ndim == 2 else 0.0
+    return m, x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
+
+
+def make_bid(preset: Preset, bid: str | Bid | None, strain, lone) -> Bid | None:
+    """The contract's :class:`~bideuchre.analysis.auction.Bid` from its text (``"4"``, ``"12"``,
+    ``"alone"``; where the strain is named with the bid, ``"4"`` means ``"4"`` + the strain).
+    Raises RulesError for a bid the preset lacks, a lone bid without a lone seat or the
+    reverse, or a bid whose strain is not the strain played."""
+    if bid is None or isinstance(bid, Bid):
+        b = bid
+    else:
+        text = str(bid).strip()
+        if preset.strain_named == "with" and text.isdigit():
+            text += parse_strain(strain).name
+        b = parse_bid(text, preset)
+        if b is None:
+            raise RulesError(f"--bid {bid!r}: a pass is not a contract")
+    if b is None:
+        return None
+    if b.strain is not None and b.strain != parse_strain(strain):
+        raise RulesError(f"bid {b} names strain {b.strain.name}, but the strain played is {parse_strain(strain).name}")
+    if b.lone is not None and lone is None:
+        raise RulesError(f"bid {b} is a lone bid: name the lone seat with --lone")
+    if b.lone is None and lone is not None:
+        raise RulesError(f"--lone needs a lone bid ({' '.join(lb.name for lb in preset.lone_bids) or 'none in this preset'}), not {b}")
+    return b
+
+
+def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bid: Bid | None = None,
+                samples: int | None = None, seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
+                objective: str = "score", workers: int = 1) -> PlayAdvice:
+    """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only."""
+    if objective not in OBJECTIVES:
+        raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
+    if bid is None and objective != "tricks":
+        objective = "tricks"
+    if samples is None:
+        samples = default_play_samples(view.deck)
+    if samples < 1:
+        raise RulesError(f"--samples must be at least 1, got {samples}")
+    distinct, _ = view.count()
+    exact = distinct <= exact_limit
+    if exact:
+        counts, weights = view.enumerate()
+    else:
+        counts = view.samples(seed, samples)
+        weights = np.ones(samples, dtype=np.int64)
+    present = [c for c in range(24) for _ in range(int(view.pool[c]))]
+    present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
+    present += [int(c) for _, c in view.trick]
+    groups = _groups([int(c) for c in view.legal_cards()], present, int(view.strain))
+    reps = [g[0] for g in groups]
+    rest = _solve_all(counts, view, reps, workers)
+    n = view.deck.hand
+    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
+    mine = ns if view.seat % 2 == 0 else n - ns
+    w = weights.astype(np.float64)
+    t_mean, t_se = _mean_se(mine.astype(np.float64), w, exact)
+    p_make = ev = ev_se = None
+    if bid is not None:
+        dside = ns if declarer % 2 == 0 else n - ns
+        made = dside >= bid.needs(n)
+        diff = np.array([hand_result(preset, bid, t)[0] - hand_result(preset, bid, t)[1]
+                         for t in range(n + 1)], dtype=np.float64)
+        sign = 1.0 if declarer % 2 == view.seat % 2 else -1.0
+        pts = sign * diff[dside]
+        p_make, _ = _mean_se(made.astype(np.float64), w, exact)
+        ev, ev_se = _mean_se(pts, w, exact)
+        measure = {"tricks": mine.astype(np.float64), "score": pts,
+                   "make": (made if sign > 0 else ~made).astype(np.float64)}[objective]
+    else:
+        measure = mine.astype(np.float64)
+    obj_mean = (measure * w[:, None]).sum(axis=0) / w.sum()
+    key = lambda g: (-round(obj_mean[g], 9), -round(ev[g], 9) if ev is not None else 0,  # noqa: E731
+                     -round(t_mean[g], 9), g)
+    order = sorted(range(len(groups)), key=key)
+    best = order[0]
+    cards = []
+    for g in order:
+        d = measure[:, g] - measure[:, best]
+        se_vs = 0.0 if exact or len(d) < 2 else float(d.std(ddof=1) / math.sqrt(len(d)))
+        gap = float(obj_mean[best] - obj_mean[g])
+        close = g != best and not exact and gap <= 2 * se_vs
+        cards.append(CardAdvice(Card(groups[g][0]), tuple(Card(c) for c in groups[g][1:]),
+                                float(t_mean[g]), float(t_se[g]),
+                                None if p_make is None else float(p_make[g]),
+                                None if ev is None else float(ev[g]),
+                                None if ev_se is None else float(ev_se[g]), se_vs, close))
+    return PlayAdvice(view, preset, declarer, bid, exact, int(counts.shape[0]), distinct, seed,
+                      objective, cards, mine[:, order], weights)
+
+
+def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | None = None,
+                declarer: int | str | None = None, bid: str | Bid | None = None,
+                preset: Preset | str = "standard", played: Iterable = (),
+                lone: int | str | None = None, known: dict | None = None,
+                samples: int | None = None, seed: int = 1,
+                exact_limit: int = DEFAULT_EXACT_LIMIT, objective: str = "score",
+                workers: int = 1, dealer: int | str | None = None,
+                deck: str | DeckForm | None = None) -> PlayAdvice:
+    """Advice for ``seat`` to play now, from its view alone (module docstring).
+
+    ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
+    that led the first trick (default: the preset's rule, RULES.md §2 — the declarer, the lone
+    player, or in ``standard`` left of ``dealer``); ``declarer`` and ``bid`` (text such as
+    ``"4"``, ``"12"``, ``"alone"``): the contract (the declarer defaults to the lone seat; with
+    no bid only tricks are reported); ``played``: every card so far in play order from the
+    first lead (may stop mid-trick; it must then be ``seat``'s turn); ``lone``: the lone seat;
+    ``known``: ``{seat: cards}`` other seats are known to hold (cards shown); ``samples`` and
+    ``seed``: the sampling (default :func:`default_play_samples`); ``exact_limit``: evaluate
+    every consistent deal when there are at most this many; ``objective``: ``"tricks"``,
+    ``"make"`` or ``"score"``; ``workers``: threads (results do not depend on it); ``deck``:
+    a deck form other than the preset's (double48's double40 option).
+
+    Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
+    :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
+    :func:`make_bid`.
+    """
+    p = get_preset(preset)
+    if deck is not None and get_deck(deck) != p.deck:
+        p = p.with_options(deck=get_deck(deck))
+    st = p.check_strain(parse_strain(strain))
+    lone_seat = None if lone is None else parse_seat(lone)
+    if lone_seat is not None and not p.lone_bids:
+        raise RulesError(f"preset {p.name!r} has no lone hands (RULES.md §2)")
+    decl = parse_seat(declarer) if declarer is not None else lone_seat
+    if lone_seat is not None and decl != lone_seat:
+        raise RulesError(f"the declarer ({decl.name}) of a lone hand is the lone seat ({lone_seat.name})")
+    b = make_bid(p, bid, st, lone_seat)
+    if b is not None and decl is None:
+        raise RulesError("a bid needs its declarer (--declarer)")
+    if leader is None:
+        if decl is None:
+            raise RulesError("name the first leader (--leader) or the declarer")
+        if p.first_lead == "left_of_dealer" and dealer is None:
+            raise RulesError(f"preset {p.name}: the first lead is left of the dealer; give --dealer or --leader")
+        dl = decl if dealer is None else parse_seat(dealer)
+        leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
+    view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
+    return advise_view(view, p, decl, b, samples, seed, exact_limit, objective, workers)
+
+
+# ---------------------------------------------------------------------------------------------
+# Review of a played hand
+
+@dataclass
+class SDStep:
+    """The single-dummy judgement of one card of a played hand.
+
+    ``index`` (0-based in the play), ``seat``, ``card``; ``best``: every card of the groups
+    with the most expected tricks from the player's view; ``loss``: expected tricks given up
+    against them (0 for a best card), ``se``: standard error of that paired difference;
+    ``exact`` and ``deals`` as in :class:`PlayAdvice` (``deals`` 0 when only one choice was
+    legal); ``dd_cost``: the tricks the card lost double dummy (from the DD analysis);
+    ``verdict``: ``"mistake"`` (expected tricks lost beyond the noise), ``"unlucky"`` (tricks
+    lost double dummy but not single dummy), or None."""
+
+    index: int
+    seat: Seat
+    card: Card
+    best: list[Card]
+    loss: float
+    se: float
+    exact: bool
+    deals: int
+    dd_cost: int
+    verdict: str | None
+
+    def to_json(self) -> dict:
+        return {"best": [str(c) for c in self.best], "loss": round(self.loss, 4),
+                "se": round(self.se, 4), "exact": self.exact, "deals": self.deals,
+                "verdict": self.verdict}
+
+
+@dataclass
+class SDReview:
+    """The single-dummy review of a played hand: one :class:`SDStep` per card (aligned with
+    the DD analysis's steps), and per seat (every active seat) the count of mistakes, the
+    expected tricks they gave up (``sd_lost``: the sum of the losses of every card of the
+    seat), the count of unlucky cards and the DD tricks those lost (``unlucky_tricks``)."""
+
+    steps: list[SDStep]
+    seed: int
+    samples: int
+    summary: dict
+
+    def to_json(self) -> dict:
+        return {"seed": self.seed, "samples": self.samples,
+                "summary": {s.name: v for s, v in self.summary.items()}}
+
+
+def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnalysis,
+                preset: Preset | str = "standard", lone=None, samples: int | None = None,
+                seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1) -> SDReview:
+    """Judge every card of a played hand single dummy (module docstring).
+
+    ``deal``: the hands as dealt; ``strain``, ``leader`` (first), ``played`` (Cards in order),
+    ``lone``; ``analysis``: the hand's :func:`~bideuchre.analysis.explain.analyse_play` (its
+    DD costs decide "unlucky").  For the card at index i, the player's view is their own hand
+    as dealt and the cards before it; the measure is expected tricks (objective ``tricks``).
+    Returns an :class:`SDReview`.
+    """
+    p = get_preset(preset)
+    if deal.deck != p.deck:
+        p = p.with_options(deck=deal.deck)
+    if samples is None:
+        samples = default_play_samples(deal.deck)
+    steps = []
+    summary = {s: {"mistakes": 0, "sd_lost": 0.0, "unlucky": 0, "unlucky_tricks": 0}
+               for s in Seat if lone is None or s != parse_seat(lone).partner}
+    for i, card in enumerate(played):
+        seat = analysis.steps[i].seat
+        view = SeatView(deal.deck, seat, deal.hands[seat], strain, leader, played[:i], lone)
+        dd_cost = analysis.steps[i].cost
+        legal = view.legal_cards()
+        present = [c for c in range(24) for _ in range(int(view.pool[c]))] + [int(c) for _, c in view.trick]
+        if len(_groups([int(c) for c in legal], present, int(view.strain))) == 1:
+            steps.append(SDStep(i, seat, Card(card), list(legal), 0.0, 0.0, True, 0, dd_cost,
+                                "unlucky" if dd_cost else None))
+        else:
+            adv = advise_view(view, p, None, None, samples, seed, exact_limit, "tricks", workers)
+            g = next(k for k, c in enumerate(adv.cards) if Card(card) in c.cards)
+            top = adv.cards[0].tricks
+            best = [c for ca in adv.cards if abs(ca.tricks - top) < 1e-9 for c in ca.cards]
+            loss = max(0.0, top - adv.cards[g].tricks)
+            d = adv.tricks[:, 0] - adv.tricks[:, g]
+            se = 0.0 if adv.exact or len(d) < 2 else float(d.std(ddof=1) / math.sqrt(len(d)))
+            mistake = loss > 1e-9 and (adv.exact or loss > 2 * se)
+            verdict = "mistake" if mistake else ("unlucky" if dd_cost else None)
+            steps.append(SDStep(i, seat, Card(card), best, loss, se, adv.exact, adv.deals, dd_cost, verdict))
+        st = steps[-1]
+        row = summary[seat]
+        row["sd_lost"] += st.loss
+        if st.verdict == "mistake":
+            row["mistakes"] += 1
+        elif st.verdict == "unlucky":
+            row["unlucky"] += 1
+            row["unlucky_tricks"] += st.dd_cost
+    for row in summary.values():
+        row["sd_lost"] = round(row["sd_lost"], 4)
+    return SDReview(steps, seed, samples, summary)
+
+
+def review_record(record, analysis: PlayAnalysis, samples: int | None = None, seed: int = 1,
+                  exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1,
+                  preset: Preset | str | None = None) -> SDReview:
+    """:func:`review_play` of a :class:`bideuchre.records.HandRecord` under ``preset`` (default:
+    the record's, else ``standard``; the deck form is the record's) with its DD ``analysis``
+    (:func:`~bideuchre.analysis.explain.analyse_record`)."""
+    return review_play(record.deal, record.strain, record.leader, list(record.play), analysis,
+                       preset or record.preset or "standard", record.lone, samples, seed, exact_limit,
+                       workers)
