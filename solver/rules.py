@@ -496,6 +496,18 @@ class Preset:
         ref = base.options()
         return {k: v for k, v in self.options().items() if ref.get(k) != v}
 
+    def on_deck(self, deck: "DeckForm | str") -> "Preset":
+        """The preset over another deck form: its ``deck`` table option where it has one
+        (double48's double40 and double32, RULES.md §2, via :meth:`with_options`), else the
+        preset's strains, bids and scoring over positions of that deck (as ``solve --deck`` and
+        ``play --deck`` read them).  Raises RulesError for an unknown deck form."""
+        deck = get_deck(deck)
+        if deck == self.deck:
+            return self
+        if deck.name in self.decks:
+            return self.with_options(deck=deck.name)
+        return replace(self, deck=deck)
+
     def with_options(self, **changes) -> "Preset":
         """A copy with some table options changed: ``preset.with_options(target=42)``,
         ``with_options(stick="true", min_bid="4", deck="double40", lone_exchange=2)``.

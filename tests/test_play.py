@@ -125,7 +125,7 @@ def test_exact_mode_matches_enumeration_with_reference_solver():
             pos = _late_position(rng, deck, lone, left=rng.choice([2, 2, 3]) if not lone else 2)
             seat = pos.to_move
             declarer = pos.lone if lone else Seat(rng.randrange(4))
-            bid = make_bid(p.with_options(deck=DECKS[deck]),
+            bid = make_bid(p.on_deck(DECKS[deck]),
                            (p.lone_bids[-1].name if lone else str(rng.randrange(p.min_bid, 5))),
                            pos.strain, pos.lone)
             deals = _consistent_deals(pos, seat)
@@ -140,7 +140,7 @@ def test_exact_mode_matches_enumeration_with_reference_solver():
                     ns += base
                     mine = ns if seat % 2 == 0 else n - ns
                     dside = ns if declarer % 2 == 0 else n - ns
-                    decl, defs = hand_result(p.with_options(deck=DECKS[deck]), bid, dside)
+                    decl, defs = hand_result(p.on_deck(DECKS[deck]), bid, dside)
                     pts = (decl - defs) if declarer % 2 == seat % 2 else (defs - decl)
                     want.setdefault(card, []).append((mine, dside >= bid.needs(n), pts))
             adv = play_advice(**_view_args(pos, seat), declarer=declarer, bid=bid, preset=preset,

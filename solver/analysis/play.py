@@ -326,7 +326,7 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     """
     p = get_preset(preset)
     if deck is not None and get_deck(deck) != p.deck:
-        p = p.with_options(deck=get_deck(deck))
+        p = p.on_deck(deck)
     st = p.check_strain(parse_strain(strain))
     lone_seat = None if lone is None else parse_seat(lone)
     if lone_seat is not None and not p.lone_bids:
@@ -410,7 +410,7 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
     """
     p = get_preset(preset)
     if deal.deck != p.deck:
-        p = p.with_options(deck=deal.deck)
+        p = p.on_deck(deal.deck)
     if samples is None:
         samples = default_play_samples(deal.deck)
     steps = []
