@@ -120,7 +120,7 @@ def batch(
     no_summary: bool = typer.Option(False, "--no-summary", help="Do not print the summary tables."),
 ) -> None:
     """Solve many deals: DD tables (with --alone lone tables, with --par par), written chunk by chunk, resumable."""
-    with guard():
+    with guard(output=output):
         p = get_preset(preset)
         d = get_deck(deck) if deck else p.deck
         if generate is None and input is None:
@@ -204,9 +204,12 @@ def batch(
                       "seconds": round(report.seconds, 3), "deals_per_second": round(report.rate, 1),
                       "executor": report.executor, "jobs": report.jobs}
         if summary_json:
-            with open(summary_json, "w", encoding="utf-8") as fh:
-                json.dump(obj, fh, indent=1)
-                fh.write("\n")
+            try:
+                with open(summary_json, "w", encoding="utf-8") as fh:
+                    json.dump(obj, fh, indent=1)
+                    fh.write("\n")
+            except OSError as exc:      # a full disk names the file, not the output
+                raise OSError(exc.errno, exc.strerror, summary_json) from None
         if not no_summary and summary.deals:
             for t in summary_tables(summary):
                 err.print(t)

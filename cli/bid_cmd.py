@@ -120,9 +120,11 @@ def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
     if text is None:
         return None
     import re
-    m = re.fullmatch(r"\s*(-?\d+)\s*[-:/,]\s*(-?\d+)\s*", text)
+    # ASCII digits, at most 9 a score (Python refuses to convert more than 4,300 digits)
+    m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*[-:/,]\s*(-?[0-9]{1,9})\s*", text)
     if not m:
-        raise RulesError(f"cannot read --score {text!r}: expected US-THEM, like 24-18")
+        raise RulesError(f"cannot read --score {clip(text, 40)!r}: expected US-THEM, like 24-18 "
+                         "(at most 9 digits a score)")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -276,7 +278,8 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     src = f"seed {adv.seed}, {adv.samples} random deals" if adv.seed is not None else f"{adv.samples} given deals"
     out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
               f"preset {p.name}")
-    out.print(f"bids so far: {so_far} · {src}")
+    known = "".join(f" · known {s}: {cs}" for s, cs in adv.known_text().items())
+    out.print(f"bids so far: {so_far} · {src}{known}")
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")

@@ -109,6 +109,10 @@ def show_analysis(rec, an: PlayAnalysis) -> None:
     out.print(" · ".join(bits), soft_wrap=True)
     s = an.start
     out.print(f"DD value before the first card: [bold]NS {s[Side.NS]} · EW {s[Side.EW]}[/bold]")
+    if not an.steps:
+        out.print("the record has no play: nothing to replay (the value above is the hand's "
+                  "with best play from the start)")
+        return
     tab = Table(title="the play (DD value after each card)", title_justify="left")
     tab.add_column("trick", justify="right")
     tab.add_column("seat")

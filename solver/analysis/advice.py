@@ -71,8 +71,8 @@ from .auction import Auction, Bid, format_action, ladder, legal_actions
 from .lone import _bid_values, _searcher, exchange_order, lone_bids, lone_leader, lone_results
 from ..notation import Deal, counted, format_hand, parse_card, parse_hand
 from ..rules import (
-    Card, NotationError, Preset, RulesError, Seat, Strain, effective_suit, get_preset,
-    parse_seat, rank_order,
+    Card, NotationError, Preset, RulesError, Seat, Strain, check_seed, effective_suit,
+    get_preset, parse_seat, rank_order,
 )
 from ..search.solve import tt_bits_for
 
@@ -164,10 +164,17 @@ class Advice:
     target: Optional[int] = None
     notes: list = field(default_factory=list)
     laid_down: dict = field(default_factory=dict)
+    known: dict = field(default_factory=dict)
+
+    def known_text(self) -> dict:
+        """The cards known in other seats, ``{"E": "SA HK"}`` (echoed so a result can be
+        reproduced)."""
+        return {Seat(s).name: " ".join(str(Card(c)) for c in cs) for s, cs in sorted(self.known.items())}
 
     def to_json(self) -> dict:
         d = {"seed": self.seed, "samples": self.samples, "preset": self.preset.name,
              "seat": self.seat.name, "dealer": self.dealer.name, "hand": format_hand(self.hand),
+             "known": self.known_text(),
              "auction": [format_action(a) for a in self.auction],
              "recommend": self.recommend.action, "strain": self.recommend.strain,
              "actions": [a.to_json() for a in self.actions],
@@ -191,7 +198,7 @@ class Advice:
 def sample_rng(seed: int, index: int) -> np.random.Generator:
     """The generator of deal ``index`` for ``seed``: depends on nothing else, so the deals do
     not depend on the number of workers or the order they are drawn in."""
-    return np.random.default_rng([int(seed) & 0xFFFFFFFF, int(index)])
+    return np.random.default_rng([check_seed(seed), int(index)])
 
 
 def _deck_counts(preset: Preset) -> np.ndarray:
@@ -840,13 +847,16 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     ``progress(done, total)`` is called as deals are solved.  ``deal_labels``: one name per
     given deal for error messages (``"deals.txt: line 7"``).
 
-    Returns an :class:`Advice`.  Raises NotationError / RulesError for bad input (a hand of
+    Returns an :class:`Advice` (echoing every input that shapes it: seed, samples, auction,
+    known cards, score).  Raises NotationError / RulesError for bad input (a hand of
     the wrong size, a card placed twice, an illegal auction, not this seat's turn, a score at
-    which the game is already over).
+    which the game is already over); ArgumentError for a negative seed (the rule of
+    ``batch --generate`` too: :func:`~bideuchre.rules.check_seed`).
     """
     preset = get_preset(preset)
     seat = parse_seat(seat)
     dealer = parse_seat(dealer)
+    seed = check_seed(seed)         # one rule with batch --generate: a whole number >= 0
     cards = parse_hand(hand) if isinstance(hand, str) else [parse_card(c) if isinstance(c, str) else c for c in hand]
     auc = Auction.parse(auction, preset, dealer) if isinstance(auction, str) else Auction(preset, dealer, auction)
     if auc.to_act != seat:
@@ -1038,4 +1048,4 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     laid = {name: [str(Card(c)) for c in d] for name, d in data.laid_down.items()}
     return Advice(preset, seat, dealer, cards, list(auc.actions), seed_out, S, results, recommend,
                   stats, best_game, score, tgt if score else None,
-                  notes, laid)
+                  notes, laid, known_cards)
