@@ -165,10 +165,13 @@ def main(argv: list[str] | None = None) -> None:
     be written (the line names the stream or file).  A reader that stops early ends the
     command quietly with 0; Ctrl-C gives 130 and SIGTERM 143, with one line, never a traceback.
     """
+    global _SIGTERM
     code: Any = 0
+    _SIGTERM = False
+    previous = None
     try:
         try:
-            signal.signal(signal.SIGTERM, _on_sigterm)
+            previous = signal.signal(signal.SIGTERM, _on_sigterm)
         except (ValueError, OSError):     # not the main thread (an embedding caller)
             pass
         _standard_streams()
@@ -195,8 +198,10 @@ def main(argv: list[str] | None = None) -> None:
         code = 0
     if code == 130 and _SIGTERM:
         code = 143
-    if code != 0:
+    if code != 0 and argv is None:
         _drop_output()      # buffered output that cannot be written must not fail at exit
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)     # main() called in process (tests)
     sys.exit(code)
 
 
