@@ -84,18 +84,38 @@ TAG_VALUES = st.one_of(
                                "double32", "standard", "-", '{\\"numDecks\\": 2, \\"deckSize\\": 16}',
                                '\\"[1]\\"', '{\\"numDecks\\": 2, \\"deckSize\\": \\"x\\"}', "4♥",
                                "NTAlone", "[[[[[[", "S:- - - -"]))
-RECORD = st.lists(st.one_of(
+LINES = st.lists(st.one_of(
     st.builds(lambda t, v: f'[{t} "{v}"]', st.sampled_from(TAGS), TAG_VALUES),
     st.lists(st.sampled_from(["SA", "S9", "HK", "DJ", "CJ", "-", "pass", "4", "x", "H9"]),
              max_size=5).map(" ".join),
     st.just(""), ANY_TEXT), max_size=14).map("\n".join)
+# most records start with a deal (a good one or not), so the tags after it are read too
+SPECIAL = ["N", "E", "H", "NT", "4", "12", "²", "٣", "9" * 5000, "double32", "standard", "-",
+           '{\\"numDecks\\": 2, \\"deckSize\\": \\"x\\"}', '\\"[1]\\"', "4♥", "NTAlone", "?"]
+TAG_LINES = st.lists(st.builds(lambda t, v: f'[{t} "{v}"]', st.sampled_from(TAGS),
+                               st.sampled_from(SPECIAL)), max_size=5).map("\n".join)
+RECORD = st.one_of(LINES, st.builds(lambda deal, rest: f'[Deal "{deal}"]\n{rest}',
+                                    st.one_of(st.just(D), NOTATION), st.one_of(LINES, TAG_LINES)))
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
+                              st.text(max_size=4), st.sampled_from([2, "2", 16, 20, "16", 16.0])),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(st.sampled_from(["numDecks", "deckSize", "x"]),
+                                                            inner, max_size=3)), max_leaves=6)
 
 
-@fuzz(300)
+@fuzz(500)
 @given(RECORD)
 def test_record_parsers(text):
     allowed(parse_records, text, "fuzz.txt")
     allowed(parse_ptn, text, "fuzz.ptn")
+
+
+@fuzz(200)
+@given(JSON)
+def test_ptn_game_options(options):
+    import json
+    text = json.dumps(options).replace('"', '\\"')
+    allowed(parse_ptn, f'[GameOptionsJson "{text}"]\n[Deal "{D}"]\n', "fuzz.ptn")
 
 
 @fuzz(300)
