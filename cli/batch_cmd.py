@@ -288,7 +288,7 @@ def batch(
 
     from bideuchre import batch as B     # NumPy, the core and rich load when the command runs
 
-    with guard():
+    with guard(output=output):
         p = preset_with_rules(preset, rule)
         d = get_deck(deck) if deck else p.deck
         study = _study_options(d, where, by, declarer, plot, generate, max_tries)
@@ -390,9 +390,12 @@ def batch(
                       "seconds": round(report.seconds, 3), "deals_per_second": round(report.rate, 1),
                       "executor": report.executor, "jobs": report.jobs}
         if summary_json:
-            with open(summary_json, "w", encoding="utf-8") as fh:
-                json.dump(obj, fh, indent=1)
-                fh.write("\n")
+            try:
+                with open(summary_json, "w", encoding="utf-8") as fh:
+                    json.dump(obj, fh, indent=1)
+                    fh.write("\n")
+            except OSError as exc:      # a full disk names the file, not the output
+                raise OSError(exc.errno, exc.strerror, summary_json) from None
         if not no_summary and summary.deals:
             for t in summary_tables(summary):
                 err.print(t)

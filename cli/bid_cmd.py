@@ -138,9 +138,11 @@ def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
     if text is None:
         return None
     import re
-    m = re.fullmatch(r"\s*(-?\d+)\s*[-:/,]\s*(-?\d+)\s*", text)
+    # ASCII digits, at most 9 a score (Python refuses to convert more than 4,300 digits)
+    m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*[-:/,]\s*(-?[0-9]{1,9})\s*", text)
     if not m:
-        raise RulesError(f"cannot read --score {text!r}: expected US-THEM, like 24-18")
+        raise RulesError(f"cannot read --score {clip(text, 40)!r}: expected US-THEM, like 24-18 "
+                         "(at most 9 digits a score)")
     return int(m.group(1)), int(m.group(2))
 
 

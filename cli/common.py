@@ -7,6 +7,7 @@ to stderr.  ``--json`` output is plain JSON with a ``schema`` version.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -114,28 +115,41 @@ def fail(message: str, code: int = 2) -> "typer.Exit":
     return typer.Exit(code)
 
 
+# errors of writing, not reading: an OSError of these without a file name is the output's
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EINVAL}
+
+
 @contextlib.contextmanager
-def guard() -> Iterator[None]:
+def guard(output: str | None = None) -> Iterator[None]:
     """Turn bad input into one stderr line and exit code 2 (1 for an internal error); never a
     traceback.  A reader that closes the output early (``| head``) ends the command quietly,
-    exit code 0."""
+    exit code 0.  Every OSError names its file: ``output`` (the command's output file) is
+    named for a write error that carries no name (a full disk, ``-o /proc/version``)."""
     try:
         yield
     except typer.Exit:
         raise
     except BrokenPipeError:
         _quiet_end()
-    except (BidEuchreError, OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        if not exc.filename and output and exc.errno in _WRITE_ERRNOS:
+            exc = OSError(exc.errno, exc.strerror or str(exc), output)
+        raise fail(_one_line(exc)) from None
+    except (BidEuchreError, UnicodeDecodeError) as exc:
         raise fail(_one_line(exc)) from None
     except KeyboardInterrupt:
-        raise fail("interrupted", 130) from None
+        from .app import sigterm_received
+        what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+        raise fail(f"{what} before the command finished; nothing more was written", 130) from None
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
         raise fail(f"internal error: {type(exc).__name__}: {_one_line(exc)}", 1) from None
 
 
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.strerror or exc}: {exc.filename}"
+        return f"{exc.filename}: {exc.strerror or exc}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
     return " ".join(str(exc).split())
 
 

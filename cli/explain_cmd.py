@@ -131,6 +131,10 @@ def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "
     out.print(" · ".join(bits), soft_wrap=True)
     s = an.start
     out.print(f"DD value before the first card: [bold]NS {s[Side.NS]} · EW {s[Side.EW]}[/bold]")
+    if not an.steps:
+        out.print("the record has no play: nothing to replay (the value above is the hand's "
+                  "with best play from the start)")
+        return
     tab = Table(title="the play: after each card, the tricks each side takes (DD value)",
                 title_justify="left")
     tab.add_column("trick", justify="right")

@@ -66,12 +66,12 @@ def position_json(pos: Position, preset=None) -> dict:
     return obj if preset is None else with_rules(obj, preset)
 
 
-def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], played: str,
-                   lone: Optional[str], dealer: Optional[str] = None) -> Position:
-    """One position.  With ``lone`` the lone seat's partner sits out; the first leader
-    defaults to the preset's rule (the lone player, or in ``standard`` left of the dealer),
-    and a lead falling on the empty seat passes to the next seat (RULES.md §1, §2)."""
-    from bideuchre.analysis.lone import lone_bids, lone_leader
+def _position_options(preset, strain: str, leader: Optional[str], played: str,
+                      lone: Optional[str]) -> tuple:
+    """The checks of one position's options that need no deal, made once (before a line of
+    stdin is read): the strain in the preset, --leader or --lone given, the seats and cards
+    readable.  Returns (strain, lone seat or None, leader or None, played cards)."""
+    from bideuchre.analysis.lone import lone_bids
 
     st = preset.check_strain(parse_strain(strain))
     if lone is None and leader is None:
@@ -80,8 +80,19 @@ def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], playe
     lone_seat = parse_seat(lone) if lone is not None else None
     if lone_seat is not None and not lone_bids(preset):
         raise RulesError(f"preset {preset.name!r} has no lone hands (RULES.md §2); try --preset standard")
-    if leader is not None:
-        lead = parse_seat(leader)
+    lead = parse_seat(leader) if leader is not None else None
+    return st, lone_seat, lead, parse_cards(played) if played else []
+
+
+def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], played: str,
+                   lone: Optional[str], dealer: Optional[str] = None) -> Position:
+    """One position.  With ``lone`` the lone seat's partner sits out; the first leader
+    defaults to the preset's rule (the lone player, or in ``standard`` left of the dealer),
+    and a lead falling on the empty seat passes to the next seat (RULES.md §1, §2)."""
+    from bideuchre.analysis.lone import lone_leader
+
+    st, lone_seat, lead, cards = _position_options(preset, strain, leader, played, lone)
+    if lead is not None:
         if lone_seat is not None and lead == lone_seat.partner:
             err.print(f"note: {lead.name} sits out (lone {lone_seat.name}): the lead passes to "
                       f"{Seat((lead + 1) % 4).name}", soft_wrap=True)
@@ -89,7 +100,7 @@ def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], playe
         dealer_seat = deal.dealer if dealer is None else parse_seat(dealer)
         lead = lone_leader(preset, lone_seat, dealer_seat)
     try:
-        return Position(deal, st, lead, parse_cards(played) if played else (), lone=lone_seat)
+        return Position(deal, st, lead, cards, lone=lone_seat)
     except IllegalPlayError as exc:
         if leader is not None:
             raise
@@ -189,8 +200,10 @@ def show_position(pos: Position) -> None:
     played = " ".join(obj["played"]) or "none"
     out.print(f"strain {pos.strain.symbol} · first leader {pos.leader.name} · played: {played}"
               + (f" · lone {pos.lone.name}" if pos.lone is not None else ""))
+    to_move = ("the hand is over: no one is to move" if pos.is_over
+               else f"to move: {pos.to_move.name}")
     out.print(f"[bold]NS {obj['tricks']['NS']}[/bold] · [bold]EW {obj['tricks']['EW']}[/bold] "
-              f"tricks with best play (to move: {pos.to_move.name})")
+              f"tricks with best play ({to_move})")
     if pos.lone is not None:
         n = len(pos.deal.hands[0])
         got = obj["tricks"][pos.lone.side.name]
@@ -235,13 +248,17 @@ def solve(
                 raise RulesError("--alone adds the lone table of a deal; for one lone position use "
                                  "--strain X --lone SEAT (without --alone)")
             _check_alone(p)
+        # every option is checked once, before a deal is read (with -, before stdin is read)
+        if strain is None:
+            if leader or played or lone:
+                raise RulesError("--leader, --played and --lone need --strain (one lone position: "
+                                 "--strain X --lone SEAT; every seat and strain: --alone)")
+        else:
+            _position_options(p, strain, leader, played, lone)
         if deal != "-":
             refuse_file(deal, "solve")
             d = _load_deal(deal, p, deck, dealer)
             if strain is None:
-                if leader or played or lone:
-                    raise RulesError("--leader, --played and --lone need --strain (one lone position: "
-                                     "--strain X --lone SEAT; every seat and strain: --alone)")
                 print_json(table_json(d, p, dealer, alone)) if json_out else show_table(d, p, dealer, alone)
             else:
                 pos = _make_position(d, p, strain, leader, played, lone, dealer)

@@ -5,7 +5,7 @@ The public API, importable from the top (``from bideuchre import Deal, dd_table`
 - rules and notation (:mod:`bideuchre.rules`, :mod:`bideuchre.notation`): ``Card``, ``Seat``,
   ``Side``, ``Strain``, ``Preset``, ``PRESETS``, ``get_preset``, ``Deal``, ``Position``, and the
   errors ``BidEuchreError`` (the base of every error the API raises for bad input),
-  ``NotationError``, ``IllegalPlayError``, ``RulesError``;
+  ``NotationError``, ``IllegalPlayError``, ``RulesError``, ``ArgumentError``;
 - the search (:mod:`bideuchre.search`): ``dd_table`` (the DD table, a ``DDTable``),
   ``solve_position`` (tricks per side from a position);
 - analyses (:mod:`bideuchre.analysis`): ``lone_table`` (lone bids with their best exchange),
@@ -28,7 +28,8 @@ __version__ = "0.2.0"
 # public name -> module that defines it (relative to this package)
 _EXPORTS = {
     "BidEuchreError": ".rules", "NotationError": ".rules", "IllegalPlayError": ".rules",
-    "RulesError": ".rules", "Card": ".rules", "Seat": ".rules", "Side": ".rules",
+    "RulesError": ".rules", "ArgumentError": ".rules", "Card": ".rules", "Seat": ".rules",
+    "Side": ".rules",
     "Strain": ".rules", "Preset": ".rules", "PRESETS": ".rules", "get_preset": ".rules",
     "Deal": ".notation", "Position": ".notation",
     "DDTable": ".search.solve", "dd_table": ".search.solve", "solve_position": ".search.solve",
@@ -48,8 +49,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from .analysis.par import ParResult, par
     from .notation import Deal, Position
     from .records import HandRecord, load_record, read_records
-    from .rules import (PRESETS, BidEuchreError, Card, IllegalPlayError, NotationError, Preset,
-                        RulesError, Seat, Side, Strain, get_preset)
+    from .rules import (PRESETS, ArgumentError, BidEuchreError, Card, IllegalPlayError,
+                        NotationError, Preset, RulesError, Seat, Side, Strain, get_preset)
     from .search.solve import DDTable, dd_table, solve_position
 
 

@@ -17,9 +17,12 @@ import re
 from collections import Counter
 from typing import Iterable, Sequence
 
+from itertools import islice
+
 from .rules import (
-    RANK_CHARS, Card, DeckForm, IllegalPlayError, NotationError, Seat, Side, Suit,
-    effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, trick_winner,
+    RANK_CHARS, ArgumentError, Card, DeckForm, IllegalPlayError, NotationError, Seat, Side, Suit,
+    as_card, effective_suit, get_deck, legal_cards, next_active, parse_seat, parse_strain, shown,
+    trick_winner,
 )
 
 __all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "split_deal", "Deal", "Position"]
@@ -42,9 +45,17 @@ def parse_card(text: str) -> Card:
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Read a sequence of card tokens separated by spaces or commas (``"SA SK, H9"``)."""
-    tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
-    return [parse_card(t) for t in tokens if str(t).strip()]
+    """Read a sequence of cards: tokens separated by spaces or commas (``"SA SK, H9"``), or an
+    iterable of tokens, :class:`Card` values or indexes 0..23.  Raises NotationError quoting
+    the first card that cannot be read, or a value that is no sequence of cards."""
+    if isinstance(text, str):
+        return [parse_card(t) for t in re.split(r"[\s,]+", text.strip()) if t]
+    try:
+        items = iter(text)
+    except TypeError:
+        raise NotationError(f"cannot read cards {shown(text)}: expected 'SA SK ...' or a list "
+                            "of cards") from None
+    return [as_card(t) for t in items if not (isinstance(t, str) and not t.strip())]
 
 
 def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
@@ -53,6 +64,8 @@ def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
     Ranks ``A K Q J T 9`` (``10`` accepted for ``T``), any case; a rank may repeat (double decks).
     Returns the cards, sorted.  Raises NotationError naming ``where`` and the bad text.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"{where}: cannot read {shown(text)}: expected a hand like 'AJ.KQ..JT'")
     text = text.strip()
     if "." not in text:
         if not text or text == "-":
@@ -63,7 +76,7 @@ def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
             raise NotationError(f"{where}: {exc}") from None
     parts = text.split(".")
     if len(parts) != 4:
-        raise NotationError(f"{where} {text!r} has {len(parts)} suits; expected 4 (spades.hearts.diamonds.clubs)")
+        raise NotationError(f"{where} {shown(text)} has {len(parts)} suits; expected 4 (spades.hearts.diamonds.clubs)")
     cards: list[Card] = []
     for suit, part in enumerate(parts):
         i = 0
@@ -74,7 +87,7 @@ def parse_hand(text: str, *, where: str = "hand") -> list[Card]:
             else:
                 rank, i = part[i], i + 1
             if rank not in RANK_CHARS:
-                raise NotationError(f"{where} {text!r}: unknown rank {rank!r} in {Suit(suit).name} (Bid Euchre ranks: 9 10 J Q K A)")
+                raise NotationError(f"{where} {shown(text)}: unknown rank {rank!r} in {Suit(suit).name} (Bid Euchre ranks: 9 10 J Q K A)")
             cards.append(Card.make(suit, RANK_CHARS[rank]))
     return sorted(cards)
 
@@ -97,13 +110,15 @@ def _counts(cards: Iterable[int]) -> list[int]:
 def split_deal(text: str) -> tuple[Seat, list[str]]:
     """Split ``N:<hand> <hand> <hand> <hand>`` into the first seat and the four hand fields
     (unparsed; ``-`` may stand for a hidden hand).  Raises NotationError quoting the text."""
+    if not isinstance(text, str):
+        raise NotationError(f"cannot read deal {shown(text)}: expected 'N:<hand> <hand> <hand> <hand>'")
     raw = text.strip().lstrip("\ufeff")
     m = re.match(r"^([NESWnesw])\s*:\s*(.*)$", raw, re.S)
     if not m:
-        raise NotationError(f"cannot read deal {text!r}: expected 'N:<hand> <hand> <hand> <hand>'")
+        raise NotationError(f"cannot read deal {shown(text)}: expected 'N:<hand> <hand> <hand> <hand>'")
     fields = m.group(2).split()
     if len(fields) != 4:
-        raise NotationError(f"deal {text!r} has {counted(len(fields), 'hand')}; expected 4")
+        raise NotationError(f"deal {shown(text)} has {counted(len(fields), 'hand')}; expected 4")
     return parse_seat(m.group(1)), fields
 
 
@@ -114,7 +129,9 @@ class Deal:
     All hands hold the same number of cards, at most ``deck.hand``; fewer makes a partial deal
     whose missing cards are out of play.  Raises NotationError (naming the hand, the card and
     the count) for a card held twice in a single deck, a third copy in a double deck, a rank
-    the deck form lacks, hands of different sizes, or too many cards.
+    the deck form lacks, hands of different sizes, or too many cards; and for anything that is
+    not four hands of cards (a hand is an iterable of cards -- :class:`Card`, index 0..23 or
+    token -- or a string read by :func:`parse_hand`), an unknown deck, dealer or first seat.
     """
 
     __slots__ = ("hands", "deck", "dealer", "first")
@@ -122,12 +139,35 @@ class Deal:
     def __init__(self, hands: Sequence[Iterable[int]], deck: str | DeckForm = "single24",
                  dealer: int | str | None = None, *, first: int | str = Seat.N):
         self.deck = get_deck(deck)
-        if len(hands) != 4:
-            raise NotationError(f"a deal needs 4 hands, got {len(hands)}")
-        self.hands = tuple(tuple(sorted(Card(c) for c in h)) for h in hands)
+        if isinstance(hands, (str, bytes)):
+            raise NotationError(f"a deal needs 4 hands, got the text {shown(hands)} (read a deal "
+                                "with Deal.from_pbn)")
+        try:
+            four = list(islice(iter(hands), 5))
+        except TypeError:
+            raise NotationError(f"a deal needs 4 hands, got {shown(hands)}") from None
+        if len(four) != 4:
+            raise NotationError(f"a deal needs 4 hands, got {'more than 4' if len(four) > 4 else len(four)}")
+        self.hands = tuple(tuple(sorted(self._hand(h, Seat(i)))) for i, h in enumerate(four))
         self.first = parse_seat(first)
         self.dealer = self.first if dealer is None else parse_seat(dealer)
         self._check()
+
+    def _hand(self, hand, seat: Seat) -> list[Card]:
+        """One hand's cards (at most one more than a hand of the deck is read: that many is
+        already too many)."""
+        where = f"hand {seat.name}"
+        if isinstance(hand, str):
+            return parse_hand(hand, where=where)
+        try:
+            items = (list(hand) if isinstance(hand, (list, tuple))
+                     else list(islice(iter(hand), self.deck.hand + 1)))
+        except TypeError:
+            raise NotationError(f"{where}: cannot read {shown(hand)}: expected a list of cards") from None
+        try:
+            return [as_card(c) for c in items]
+        except NotationError as exc:
+            raise NotationError(f"{where}: {exc}") from None
 
     def _check(self) -> None:
         deck = self.deck
@@ -162,6 +202,7 @@ class Deal:
         defaults to that seat.  Raises NotationError naming the hand and the card.
         """
         first, fields = split_deal(text)
+        deck = get_deck(deck)
         hands: list[list[Card]] = [[], [], [], []]
         for i, field in enumerate(fields):
             seat = Seat((first + i) % 4)
@@ -210,6 +251,9 @@ class Position:
 
     def __init__(self, deal: Deal, strain: int | str, leader: int | str | None = None,
                  played: Iterable[int | str] = (), lone: int | str | None = None):
+        if not isinstance(deal, Deal):
+            raise ArgumentError(f"a Position needs a Deal, got {shown(deal)} (read one with "
+                                "Deal.from_pbn)")
         self.deal = deal
         self.strain = parse_strain(strain)
         self.lone = None if lone is None else parse_seat(lone)
@@ -224,10 +268,8 @@ class Position:
         self.tricks_won = {Side.NS: 0, Side.EW: 0}
         self.played: list[Card] = []
         self._history: list[tuple] = []
-        if isinstance(played, str):
-            played = parse_cards(played)
-        for token in played:
-            self.play(parse_card(token) if isinstance(token, str) else Card(token))
+        for card in parse_cards(played):
+            self.play(card)
 
     # -- queries ----------------------------------------------------------------------------
     @property
@@ -268,8 +310,9 @@ class Position:
     # -- make / unmake ----------------------------------------------------------------------
     def play(self, card: int | str) -> Seat | None:
         """Play ``card`` for the player to move.  Returns the trick's winner when it completes
-        the trick, else None.  Raises IllegalPlayError."""
-        card = parse_card(card) if isinstance(card, str) else Card(card)
+        the trick, else None.  Raises IllegalPlayError; NotationError for a value that is no
+        card."""
+        card = as_card(card)
         seat = self.to_move
         where = f"trick {self.trick_number}: {seat.name}"
         if self.is_over:

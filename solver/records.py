@@ -53,8 +53,9 @@ from typing import Callable
 from .textio import checked_lines
 from .notation import Deal, Position, counted, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
-    PRESETS, Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain, get_deck, get_preset,
-    next_active, parse_seat, parse_strain, trick_winner, BidEuchreError,
+    PRESETS, ArgumentError, Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain,
+    get_deck, get_preset, next_active, parse_seat, parse_strain, read_int, shown, trick_winner,
+    BidEuchreError,
 )
 
 __all__ = ["HandRecord", "read_records", "load_record", "parse_records", "parse_ptn",
@@ -310,10 +311,15 @@ def _ours(b: _Block, source: str) -> HandRecord:
         except NotationError as exc:
             raise NotationError(f"{at('Strain')}: {exc}") from None
     bid = b.tags["Bid"][0].strip() or None if "Bid" in b.tags else None
-    if bid is not None and bid.isdigit() and int(bid) not in (numbers := _number_bids(deck)):
+    numbers = _number_bids(deck)
+    if bid is not None and bid.isdigit() and (
+            not re.fullmatch(r"[0-9]{1,9}", bid) or int(bid) not in numbers):
+        # a bid written with digits is a number bid (or standard's lone 12/24): ASCII digits
+        # only (int() would read '٣' and fail on '²'), at most 9 of them (Python refuses to
+        # convert more than 4,300)
         lone_numbers = " ".join(str(k) for k in sorted(numbers) if k > deck.hand) or "none"
-        raise NotationError(f"{at('Bid')}: no bid {bid} with the {deck.name} deck (a hand has "
-                            f"{deck.hand} tricks; lone bids {lone_numbers})")
+        raise NotationError(f"{at('Bid')}: no bid {bid if len(bid) <= 12 else shown(bid)} with the "
+                            f"{deck.name} deck (a hand has {deck.hand} tricks; lone bids {lone_numbers})")
     auction: list[str] = []
     for _, text in b.sections.get("Auction", []):
         auction.extend(text.split())
@@ -393,8 +399,14 @@ def format_records(records) -> str:
 
 
 def write_records(path: str | Path, records) -> None:
-    """Write records in our format to ``path`` (UTF-8)."""
-    Path(path).write_text(format_records(records), encoding="utf-8")
+    """Write records in our format to ``path`` (UTF-8).  Raises OSError naming ``path`` (a
+    full disk too)."""
+    try:
+        Path(path).write_text(format_records(records), encoding="utf-8")
+    except OSError as exc:
+        if exc.filename:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,8 +433,24 @@ def _contract(text: str) -> tuple[str | None, Strain | None, bool]:
 
 
 def _ptn_deck(options: dict, where: str) -> DeckForm:
-    if options.get("numDecks", 1) in (2, "2"):
-        size = int(options.get("deckSize", 24))
+    """The deck form of PTN ``GameOptionsJson`` (module docstring).  Raises NotationError
+    naming ``where`` for options that are not a JSON object, or a ``numDecks``/``deckSize``
+    that is not a whole number (a number or a string of digits)."""
+    if not isinstance(options, dict):
+        raise NotationError(f"{where}: GameOptionsJson is {type(options).__name__} "
+                            f"{shown(options)}; expected a JSON object like {{\"numDecks\": 2}}")
+
+    def number(key: str, default: int) -> int:
+        v = options.get(key, default)
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        try:
+            return read_int(v, f"GameOptionsJson {key}", 4)
+        except NotationError as exc:
+            raise NotationError(f"{where}: {exc}") from None
+
+    if number("numDecks", 1) == 2:
+        size = number("deckSize", 24)
         return get_deck({16: "double32", 20: "double40"}.get(size, "double48"))
     return get_deck("single24")
 
@@ -443,9 +471,10 @@ def _ptn(b: _Block, source: str) -> HandRecord:
     if "GameOptionsJson" in b.tags:
         try:
             options = json.loads(b.tags["GameOptionsJson"][0])
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"{at('GameOptionsJson')}: cannot read GameOptionsJson: {exc}") from None
-    deck = _ptn_deck(options, where)
+        except (ValueError, RecursionError) as exc:   # JSONDecodeError; nesting too deep
+            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise NotationError(f"{at('GameOptionsJson')}: cannot read GameOptionsJson: {why}") from None
+    deck = _ptn_deck(options, at("GameOptionsJson"))
     if "Deal" not in b.tags:
         raise NotationError(f"{where}: record has no [Deal] tag")
     first, hands = _parse_deal(b.tags["Deal"][0], deck, at("Deal"))
@@ -492,6 +521,9 @@ def _ptn(b: _Block, source: str) -> HandRecord:
     if rows:
         if strain is None:
             raise NotationError(f"{at('Play')}: play given but no contract names the strain")
+        if leader is None:
+            raise NotationError(f"{at('Play')}: the [Play] tag must name the seat of the first "
+                                "column (the first leader)")
         play, play_at = _ptn_play(rows, leader, strain, lone, source)
     deal = _make_deal(hands, deck, dealer, first, at("Deal"))
     rec = HandRecord(deal, hands, deck, None, dealer, declarer, strain, bid, lone, auction,
@@ -577,6 +609,8 @@ def load_record(path: str | Path, index: int = 1) -> HandRecord:
     not text, or text outside any record -- still fails).
     Raises NotationError when the index is out of range (naming the file and its count), or
     for a bad record at ``index``."""
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise ArgumentError(f"record index {shown(index)}: expected a whole number (1 = the first)")
     path, blocks, parse = _file_blocks(path)
     if not blocks:
         raise NotationError(f"{path}: no records found")

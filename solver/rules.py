@@ -15,14 +15,16 @@ The five presets of RULES.md §2 are data (:data:`PRESETS`).
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 __all__ = [
-    "BidEuchreError", "NotationError", "IllegalPlayError", "RulesError",
+    "BidEuchreError", "NotationError", "IllegalPlayError", "RulesError", "ArgumentError",
+    "as_card", "read_int", "shown", "check_seed",
     "Seat", "Side", "Suit", "Rank", "Card", "Strain", "DeckForm", "DECKS",
     "LoneBid", "Preset", "PRESETS", "TableOption", "get_preset", "get_deck", "parse_strain", "parse_seat",
     "effective_suit", "rank_order", "trick_winner", "legal_cards", "next_active",
@@ -45,7 +47,65 @@ class IllegalPlayError(BidEuchreError):
 
 
 class RulesError(BidEuchreError):
-    """A request the rules do not allow: a strain or bid the preset lacks, a bad lone seat."""
+    """A request the rules do not allow: a strain or bid the preset lacks, a bad lone seat, a
+    preset option of the wrong type or out of range."""
+
+
+class ArgumentError(BidEuchreError):
+    """An argument that is no notation and of the wrong type or out of range: a ``Position``
+    expected and something else given, a negative seed or sample count, a record index that is
+    not a whole number.  (A value that should name a card, seat, strain, deck or deal and does
+    not is a NotationError, whatever its type.)"""
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters (``…`` at the cut): an error
+    quotes the bad input without echoing megabytes of it."""
+    if isinstance(value, str) and len(value) > 4 * limit:
+        value = value[:4 * limit]
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is still named by its type
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number (an int or NumPy integer, not a bool);
+    else None."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """The one rule for random seeds (``bid``, ``batch --generate``): a whole number ≥ 0, of
+    any size (NumPy seeds its generators from any non-negative int).  Returns it as an int;
+    raises ArgumentError naming ``what`` for a negative number or another type."""
+    value = _whole(seed)
+    if value is None:
+        raise ArgumentError(f"{what} {shown(seed)}: expected a whole number ≥ 0")
+    if value < 0:
+        raise ArgumentError(f"{what} {value}: must not be negative (seeds are whole numbers ≥ 0)")
+    return value
+
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
+
+
+def read_int(text: Any, what: str, max_digits: int = 9) -> int:
+    """A whole number written in ASCII digits (``"12"``, ``"-3"``), for a tag or option named
+    ``what``.  At most ``max_digits`` digits are read (Python refuses to convert more than
+    4,300 and no count in the game needs more than a few).  Raises NotationError naming
+    ``what`` and quoting the text."""
+    if isinstance(text, numbers.Integral) and not isinstance(text, bool):
+        text = str(int(text)) if abs(int(text)) < 10 ** max_digits else "9" * (max_digits + 1)
+    if not isinstance(text, str) or not _DIGITS.fullmatch(text.strip()):
+        raise NotationError(f"{what}: {shown(text)} is not a whole number")
+    digits = text.strip().lstrip("+-")
+    if len(digits) > max_digits:
+        raise NotationError(f"{what}: {shown(text)} is too large (at most {max_digits} digits)")
+    return int(text.strip())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,14 +226,16 @@ class Card(IntEnum):
         Returns the :class:`Card`.  Raises NotationError quoting the token for an unknown rank
         or suit (RULES.md §4).
         """
-        token = str(text).strip().upper()
+        if not isinstance(text, str):
+            raise NotationError(f"cannot read card {shown(text)}: expected a card like SA, 10H or A♠")
+        token = text.strip().upper()
         m = CARD_RE.match(token)
         if not m:
-            raise NotationError(f"cannot read card {text!r} (expected suit and rank, like SA, 10H or A♠)")
+            raise NotationError(f"cannot read card {shown(text)} (expected suit and rank, like SA, 10H or A♠)")
         suit = m.group("s1") or m.group("s2")
         rank = m.group("r1") or m.group("r2")
         if rank not in RANK_CHARS:
-            raise NotationError(f"unknown rank {rank!r} in card {text!r} (Bid Euchre ranks: 9 10 J Q K A)")
+            raise NotationError(f"unknown rank {rank!r} in card {shown(text)} (Bid Euchre ranks: 9 10 J Q K A)")
         return cls.make(SUIT_CHARS[suit], RANK_CHARS[rank])
 
     def __str__(self) -> str:
@@ -181,6 +243,22 @@ class Card(IntEnum):
 
     def __repr__(self) -> str:
         return f"Card.{self.name}"
+
+
+def as_card(value: Any) -> Card:
+    """A card from a :class:`Card`, its index 0..23 (``suit * 6 + rank``) or a token
+    (:meth:`Card.parse`).  Raises NotationError quoting any other value (a bool, an index out
+    of range, a float)."""
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    i = _whole(value)
+    if i is None:
+        raise NotationError(f"cannot read card {shown(value)}: expected a card like 'SA' or an index 0..23")
+    if not 0 <= i <= 23:
+        raise NotationError(f"card index {i} out of range (0..23: suit * 6 + rank)")
+    return Card(i)
 
 
 class Strain(IntEnum):
@@ -206,20 +284,38 @@ class Strain(IntEnum):
         return self.name
 
 
-def _enum_lookup(enum, text: str, what: str):
+def _enum_lookup(enum, text: str, what: str, shown_as: Any = None):
     key = text.strip().upper()
     try:
         return enum[key]
     except KeyError:
         names = " ".join(m.name for m in enum)
-        raise NotationError(f"unknown {what} {text!r} (expected one of: {names})") from None
+        raise NotationError(f"unknown {what} {shown(text if shown_as is None else shown_as)} "
+                            f"(expected one of: {names})") from None
+
+
+def _enum_value(enum, value: Any, what: str):
+    """``value`` as a member of ``enum`` when it is a member or a whole number in range; None
+    for a string (the caller reads it); NotationError for anything else."""
+    if isinstance(value, enum):
+        return value
+    if isinstance(value, str):
+        return None
+    i = _whole(value)
+    names = " ".join(m.name for m in enum)
+    if i is None:
+        raise NotationError(f"cannot read {what} {shown(value)}: expected one of {names} "
+                            f"or 0..{len(enum) - 1}")
+    if not 0 <= i < len(enum):
+        raise NotationError(f"{what} {i} out of range (0..{len(enum) - 1}: {names})")
+    return enum(i)
 
 
 def parse_seat(text: str | int | Seat) -> Seat:
-    """``"n"`` → ``Seat.N``.  Raises NotationError naming the text."""
-    if isinstance(text, int):
-        return Seat(text)
-    return _enum_lookup(Seat, text, "seat")
+    """``"n"``, ``0`` or ``Seat.N`` → ``Seat.N``.  Raises NotationError naming the value (an
+    unknown name, an index out of 0..3, a value of another type)."""
+    seat = _enum_value(Seat, text, "seat")
+    return seat if seat is not None else _enum_lookup(Seat, text, "seat")
 
 
 _STRAIN_ALIASES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "NT↓": "NTL", "NTLOW": "NTL",
@@ -227,12 +323,14 @@ _STRAIN_ALIASES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "NT↓": "NTL
 
 
 def parse_strain(text: str | int | Strain) -> Strain:
-    """``"h"``, ``"♥"``, ``"NT"``, ``"NT↓"``/``"NTL"`` → Strain.  Raises NotationError."""
-    if isinstance(text, int):
-        return Strain(text)
+    """``"h"``, ``"♥"``, ``"NT"``, ``"NT↓"``/``"NTL"``, ``0..5`` → Strain.  Raises
+    NotationError naming the value (an unknown name, an index out of 0..5, None, a float)."""
+    strain = _enum_value(Strain, text, "strain")
+    if strain is not None:
+        return strain
     key = text.strip().upper()
     key = _STRAIN_ALIASES.get(key, key)
-    return _enum_lookup(Strain, key, "strain")
+    return _enum_lookup(Strain, key, "strain", text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,13 +378,13 @@ DECKS: dict[str, DeckForm] = {
 
 
 def get_deck(name: str | DeckForm) -> DeckForm:
-    """Look up a deck form by name.  Raises NotationError for an unknown name."""
+    """Look up a deck form by name.  Raises NotationError for an unknown name or a value that
+    is neither a name nor a DeckForm."""
     if isinstance(name, DeckForm):
         return name
-    try:
+    if isinstance(name, str) and name.strip().lower() in DECKS:
         return DECKS[name.strip().lower()]
-    except KeyError:
-        raise NotationError(f"unknown deck form {name!r} (expected one of: {' '.join(DECKS)})") from None
+    raise NotationError(f"unknown deck form {shown(name)} (expected one of: {' '.join(DECKS)})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,6 +483,19 @@ class LoneBid:
     ends_auction: bool = False
     strain_named: str = "after"
 
+    def __post_init__(self) -> None:
+        """Check the fields' types and ranges; raise RulesError naming the field."""
+        for name, ok in (("name", isinstance(self.name, str) and self.name.strip() != ""),
+                         ("give", _whole(self.give) is not None and 0 <= self.give <= 12),
+                         ("discard", _whole(self.discard) is not None and 0 <= self.discard <= 12),
+                         ("value", _whole(self.value) is not None and 0 <= self.value <= 10 ** 6),
+                         ("blind", isinstance(self.blind, bool)),
+                         ("ends_auction", isinstance(self.ends_auction, bool)),
+                         ("strain_named", self.strain_named in ("after", "with"))):
+            if not ok:
+                raise RulesError(f"lone bid {shown(self.name, 30)}: bad {name} "
+                                 f"{shown(getattr(self, name))}")
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -437,6 +548,49 @@ class Preset:
     def top_bid(self) -> int:
         """The highest number bid, in tricks."""
         return self.max_bid if self.max_bid is not None else self.tricks
+
+    def __post_init__(self) -> None:
+        """Check every table option's type and range (RULES.md §2); raise RulesError naming
+        the option and the value."""
+        def bad(name: str, want: str) -> RulesError:
+            return RulesError(f"preset {shown(self.name, 30)}: option {name}={shown(getattr(self, name))} "
+                              f"(expected {want})")
+
+        def whole(name: str, lo: int, hi: int | None = None, none: bool = False) -> None:
+            v = getattr(self, name)
+            if v is None and none:
+                return
+            if _whole(v) is None or v < lo or (hi is not None and v > hi):
+                raise bad(name, f"a whole number {lo}..{hi if hi is not None else ''}"
+                          + (" or None" if none else ""))
+
+        if not isinstance(self.name, str):
+            raise bad("name", "a string")
+        if not isinstance(self.deck, DeckForm):
+            raise bad("deck", "a DeckForm, like DECKS['single24']")
+        if (not isinstance(self.strains, tuple) or not self.strains
+                or not all(isinstance(s, Strain) for s in self.strains)
+                or len(set(self.strains)) != len(self.strains)):
+            raise bad("strains", "a tuple of distinct Strain values")
+        whole("min_bid", 1, self.deck.hand)
+        whole("max_bid", self.min_bid, self.deck.hand, none=True)
+        whole("set_penalty", 0, None, none=True)
+        whole("target", 1, None, none=True)
+        whole("hands", 1, None, none=True)
+        for name, allowed in (("strain_named", ("after", "with")),
+                              ("first_lead", ("declarer", "left_of_dealer")),
+                              ("defenders_vs_lone", ("tricks", "nothing"))):
+            if getattr(self, name) not in allowed:
+                raise bad(name, " or ".join(repr(a) for a in allowed))
+        for name in ("dealer_must_bid", "dealer_may_equal", "stick", "win_needs_bid_result",
+                     "bidders_win_ties"):
+            if not isinstance(getattr(self, name), bool):
+                raise bad(name, "True or False")
+        if (not isinstance(self.lone_bids, tuple)
+                or not all(isinstance(b, LoneBid) for b in self.lone_bids)):
+            raise bad("lone_bids", "a tuple of LoneBid")
+        if not isinstance(self.extra, dict):
+            raise bad("extra", "a dict")
 
     # -- table options (RULES.md §2) ---------------------------------------------------------
 
@@ -616,8 +770,9 @@ class Preset:
         return replace(self, **ch)
 
     def check_strain(self, strain: int) -> Strain:
-        """Return ``strain`` as a Strain, or raise RulesError if this preset does not allow it."""
-        strain = Strain(strain)
+        """Return ``strain`` as a Strain, or raise RulesError if this preset does not allow it
+        (NotationError for a value that names no strain)."""
+        strain = parse_strain(strain)
         if strain not in self.strains:
             allowed = " ".join(s.name for s in self.strains)
             raise RulesError(f"strain {strain.name} is not allowed in preset {self.name!r} (allowed: {allowed})")
@@ -716,10 +871,10 @@ PRESETS: dict[str, Preset] = {
 
 
 def get_preset(name: str | Preset) -> Preset:
-    """Look up a preset by name.  Raises RulesError for an unknown name."""
+    """Look up a preset by name.  Raises RulesError for an unknown name or a value that is
+    neither a name nor a Preset."""
     if isinstance(name, Preset):
         return name
-    try:
+    if isinstance(name, str) and name.strip().lower() in PRESETS:
         return PRESETS[name.strip().lower()]
-    except KeyError:
-        raise RulesError(f"unknown preset {name!r} (expected one of: {' '.join(PRESETS)})") from None
+    raise RulesError(f"unknown preset {shown(name)} (expected one of: {' '.join(PRESETS)})")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from ..rules import (
-    LoneBid, Preset, RulesError, Seat, Side, Strain, get_preset, parse_seat, parse_strain,
+    LoneBid, Preset, RulesError, Seat, Side, Strain, get_preset, parse_seat, parse_strain, shown,
 )
 
 __all__ = ["Bid", "ladder", "parse_bid", "parse_action", "format_action", "Auction",
@@ -115,7 +115,9 @@ def parse_bid(text: str, preset: Preset | str) -> Optional[Bid]:
     Raises RulesError quoting the text when the preset has no such bid or strain.
     """
     preset = get_preset(preset)
-    raw = str(text).strip()
+    if not isinstance(text, str):
+        raise RulesError(f"cannot read bid {shown(text)}: expected text like 'pass', '4' or '12'")
+    raw = text.strip()
     key = raw.lower().replace("_", "-")
     if key in _PASS:
         return None
@@ -125,22 +127,24 @@ def parse_bid(text: str, preset: Preset | str) -> Optional[Bid]:
         if nm in lone:
             i = preset.lone_bids.index(lone[nm])
             return Bid(preset.top_bid + 1 + i, lone[nm].name, None, lone[nm])
-    m = re.fullmatch(r"(\d+)\s*([a-z♠♥♦♣↓]*)", key)
+    # ASCII digits (int() would also read other scripts' digits), at most 9 of them: Python
+    # refuses to convert more than 4,300, and every rung is below 100
+    m = re.fullmatch(r"([0-9]+)\s*([a-z♠♥♦♣↓]*)", key)
     if not m:
-        raise RulesError(f"cannot read bid {raw!r} in preset {preset.name!r} "
+        raise RulesError(f"cannot read bid {shown(raw)} in preset {preset.name!r} "
                          f"(bids: pass {' '.join(dict.fromkeys(b.name for b in ladder(preset)))})")
-    k = int(m.group(1))
-    if not preset.min_bid <= k <= preset.top_bid:
-        raise RulesError(f"bid {raw!r} is off the ladder of preset {preset.name!r} "
+    k = int(m.group(1)) if len(m.group(1)) <= 9 else None
+    if k is None or not preset.min_bid <= k <= preset.top_bid:
+        raise RulesError(f"bid {shown(raw)} is off the ladder of preset {preset.name!r} "
                          f"(number bids {preset.min_bid}..{preset.top_bid})")
     st_text = m.group(2)
     if preset.strain_named == "with":
         if not st_text:
-            raise RulesError(f"bid {raw!r}: preset {preset.name!r} names the strain with the bid "
+            raise RulesError(f"bid {shown(raw)}: preset {preset.name!r} names the strain with the bid "
                              f"(like {k}{preset.strains[0].name})")
         return Bid(k, str(k), preset.check_strain(parse_strain(st_text)))
     if st_text:
-        raise RulesError(f"bid {raw!r}: in preset {preset.name!r} the strain is named after the "
+        raise RulesError(f"bid {shown(raw)}: in preset {preset.name!r} the strain is named after the "
                          f"auction, not with the bid")
     return Bid(k, str(k))
 
@@ -177,8 +181,16 @@ class Auction:
     def parse(cls, text: str | Sequence[str], preset: Preset | str, dealer: int | str) -> "Auction":
         """From ``"pass 4 pass"`` (actions from the dealer's left, spaces or commas)."""
         preset = get_preset(preset)
-        tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
-        return cls(preset, dealer, [parse_bid(t, preset) for t in tokens if t.strip()])
+        if isinstance(text, str):
+            tokens = re.split(r"[\s,]+", text.strip())
+        else:
+            try:
+                tokens = list(text)
+            except TypeError:
+                raise RulesError(f"cannot read auction {shown(text)}: expected text like "
+                                 "'pass 4' or a list of calls") from None
+        return cls(preset, dealer, [parse_bid(t, preset) for t in tokens
+                                    if not isinstance(t, str) or t.strip()])
 
     # -- queries ----------------------------------------------------------------------------
     @property

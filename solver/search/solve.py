@@ -14,7 +14,7 @@ import numpy as np
 from . import _search
 from ..notation import Deal, Position
 from ..rules import (
-    DeckForm, Preset, RulesError, Seat, Side, Strain, effective_suit, get_deck, get_preset,
+    ArgumentError, DeckForm, Preset, RulesError, Seat, Side, Strain, effective_suit, get_deck, get_preset,
     parse_seat, rank_order,
 )
 
@@ -67,7 +67,11 @@ def solve_position(position: Position) -> dict[Side, int]:
     Returns ``{Side.NS: n, Side.EW: m}``: tricks already won in the played cards plus the DD
     value of the rest (so ``n + m`` is the hand's tricks).  Works at the start of the hand,
     between tricks and mid-trick, for every deck form, partnership or lone (RULES.md §1).
+    Raises ArgumentError when ``position`` is not a :class:`Position`.
     """
+    if not isinstance(position, Position):
+        raise ArgumentError(f"solve_position needs a Position, got {type(position).__name__} "
+                            "(make one with Position(deal, strain, leader, played))")
     left = position.tricks_left
     if left == 0:
         return dict(position.tricks_won)
@@ -140,11 +144,21 @@ def dd_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str | 
     following the preset's rule (RULES.md §2).  ``dealer`` defaults to ``deal.dealer``.
 
     Raises RulesError if the deal's deck form does not suit a full table (partial deals are
-    allowed: every hand must hold the same number of cards).
+    allowed: every hand must hold the same number of cards), or for a strain the preset lacks;
+    ArgumentError when ``deal`` is not a :class:`Deal`; NotationError for a dealer or strain
+    that names none.
     """
+    if not isinstance(deal, Deal):
+        raise ArgumentError(f"dd_table needs a Deal, got {type(deal).__name__} (read one with "
+                            "Deal.from_pbn)")
     preset = get_preset(preset)
     dealer = deal.dealer if dealer is None else parse_seat(dealer)
-    strains = tuple(preset.strains if strains is None else (preset.check_strain(s) for s in strains))
+    if strains is not None and (isinstance(strains, (str, bytes)) or not hasattr(strains, "__iter__")):
+        raise ArgumentError(f"strains: expected a tuple of strains, got {type(strains).__name__}")
+    strains = tuple(preset.strains if strains is None else
+                    dict.fromkeys(preset.check_strain(s) for s in strains))
+    if not strains:
+        raise ArgumentError("strains: no strain given")
     total = len(deal.hands[0])
     if total == 0:
         raise RulesError("the deal holds no cards")

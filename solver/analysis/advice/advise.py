@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Optional, Sequence
 import numpy as np
 
 from ...notation import Deal, parse_card, parse_hand
-from ...rules import Card, Preset, RulesError, Seat, get_preset, parse_seat
+from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, parse_seat
 from ..auction import Auction
 from .deal_data import DealData, DealPlan, solve_chunk
 from .rating import decide, rate
@@ -89,6 +89,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         who = "the auction is over" if auc.to_act is None else f"{auc.to_act.name} speaks next"
         raise RulesError(f"it is not {seat.name}'s turn to bid after {str(auc) or 'no bids'!r} (dealer {dealer.name}): {who}")
     known_cards = _parse_known(known, preset)
+    seed = check_seed(seed)         # one rule with batch --generate: a whole number >= 0
     tgt = target if target is not None else preset.target
     if score is not None and tgt is not None and max(score) >= tgt:
         raise RulesError(f"score {score[0]}-{score[1]}: the game is already over (target {tgt})")

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ...notation import Deal, counted, format_hand
-from ...rules import NotationError, Preset, RulesError, Seat, get_preset
+from ...rules import NotationError, Preset, RulesError, Seat, check_seed, get_preset
 
 __all__ = ["MAX_SAMPLES", "SamplingPlan", "sampling_plan", "default_samples", "sample_rng",
            "sample_deals", "deals_for_hand", "Sampler", "check_samples"]
@@ -83,8 +83,10 @@ def check_samples(samples: int, what: str = "--samples") -> int:
 
 def sample_rng(seed: int, index: int) -> np.random.Generator:
     """The generator of deal ``index`` for ``seed``: depends on nothing else, so the deals do
-    not depend on the number of workers or the order they are drawn in."""
-    return np.random.default_rng([int(seed) & 0xFFFFFFFF, int(index)])
+    not depend on the number of workers or the order they are drawn in.  Raises ArgumentError
+    for a negative seed (:func:`~bideuchre.rules.check_seed`: the rule of ``batch --generate``
+    too)."""
+    return np.random.default_rng([check_seed(seed), int(index)])
 
 
 def _deck_counts(preset: Preset) -> np.ndarray:
