@@ -296,8 +296,10 @@ def _plain_metavars(command) -> None:
         elif param.metavar is None and _takes_text(param):
             param.metavar = _METAVARS.get(param.name, (param.name or "TEXT").upper())
             if getattr(param, "param_type_name", "") == "argument":
-                # Typer shows an argument's type beside its name whatever its metavar
+                # Typer shows an argument's type beside its name whatever its metavar: 0.29
+                # asks display_type_rich, 0.28 the type's own metavar (else "<str>")
                 param.display_type_rich = lambda ctx: None
+                param.type = _plain_text_type()
     original = command.get_help_option
 
     def get_help_option(ctx):
@@ -311,12 +313,23 @@ def _plain_metavars(command) -> None:
         _plain_metavars(sub)
 
 
+def _plain_text_type():
+    """Click's text type, shown with no type name beside an argument in the help."""
+    import click
+
+    class PlainText(click.types.StringParamType):
+        def get_metavar(self, param, ctx=None):
+            return ""
+
+    return PlainText()
+
+
 def _takes_text(param) -> bool:
     """Whether a parameter takes text (``str``, ``Optional[str]``, ``List[str]``), in Click's
     terms or Typer's own (whose parameters describe their type by annotation)."""
     kind = getattr(param, "type", None)
     if kind is not None:
-        return getattr(kind, "name", "") == "text"
+        return getattr(kind, "name", "") in ("text", "str")     # Click's STRING: "text" or "str"
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     return annotation is str or "str" in str(annotation)
 

@@ -172,9 +172,9 @@ DEAL = Deal.from_pbn(D)
     (lambda: get_preset(None), RulesError, "unknown preset None"),
     (lambda: get_preset("standard").with_options(target="x"), RulesError, "option target='x'"),
     (lambda: get_preset("standard").with_options(min_bid=9), RulesError, "option min_bid=9"),
-    (lambda: get_preset("standard").with_options(stick=1), RulesError, "option stick=1"),
+    (lambda: get_preset("standard").with_options(stick="maybe"), RulesError, "table option stick='maybe'"),
     (lambda: get_preset("standard").with_options(strains=()), RulesError, "option strains"),
-    (lambda: get_preset("standard").with_options(foo=1), RulesError, "has no option 'foo'"),
+    (lambda: get_preset("standard").with_options(foo=1), RulesError, "unknown table option 'foo'"),
     (lambda: parse_seat(object()), NotationError, "cannot read seat <object"),
     (lambda: parse_strain(b"H"), NotationError, "cannot read strain b'H'"),
     (lambda: as_card(24), NotationError, "card index 24 out of range"),
@@ -380,9 +380,10 @@ def test_known_cards_echoed(capsys):
             "--known", "W:S9 HT", "--known", "N:C9"]
     code, out, _ = run_main(args + ["--json"], capsys)
     import json
-    assert code == 0 and json.loads(out)["known"] == {"N": "C9", "W": "S9 HT"}
+    assert code == 0 and json.loads(out)["known"] == {"N": "...9", "W": "9.T.."}    # hand notation
     code, out, _ = run_main(args, capsys)
-    assert code == 0 and "known N: C9 · known W: S9 HT" in out
+    text = " ".join(out.split())
+    assert code == 0 and "known N: ...9" in text and "known W: 9.T.." in text
 
 
 # ---------------------------------------------------------------------------------------------
