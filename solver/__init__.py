@@ -11,7 +11,8 @@ The public API, importable from the top (``from bideuchre import Deal, dd_table`
 - analyses (:mod:`bideuchre.analysis`): ``lone_table`` (lone bids with their best exchange),
   ``card_values`` and ``explain`` (every card's value, the principal variation),
   ``analyse_play`` (a played hand card by card), ``par`` (the double-dummy auction),
-  ``advise`` (what to bid with one hand, by sampling the unseen cards);
+  ``advise`` (what to bid with one hand, by sampling the unseen cards), ``play_advice`` (what
+  to lead or play from one seat's view, single dummy);
 - records (:mod:`bideuchre.records`): ``HandRecord``, ``read_records``, ``load_record``.
 
 Names load on first use (PEP 562), so ``import bideuchre`` and the command line start fast;
@@ -37,6 +38,7 @@ _EXPORTS = {
     "card_values": ".analysis.explain", "explain": ".analysis.explain",
     "analyse_play": ".analysis.explain", "par": ".analysis.par", "ParResult": ".analysis.par",
     "advise": ".analysis.advice", "Advice": ".analysis.advice",
+    "play_advice": ".analysis.play", "PlayAdvice": ".analysis.play", "review_play": ".analysis.play",
     "HandRecord": ".records", "read_records": ".records", "load_record": ".records",
 }
 
@@ -47,6 +49,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from .analysis.explain import analyse_play, card_values, explain
     from .analysis.lone import LoneResult, LoneTable, lone_table
     from .analysis.par import ParResult, par
+    from .analysis.play import PlayAdvice, play_advice, review_play
     from .notation import Deal, Position
     from .records import HandRecord, load_record, read_records
     from .rules import (PRESETS, ArgumentError, BidEuchreError, Card, IllegalPlayError,
