@@ -124,8 +124,10 @@ def test_load_gives_the_same_frame_for_every_format(standard):
     assert frames["npz"].loc[2, "tricks_W_NTL"] == js["table"]["W"]["NTL"]
 
 
-@pytest.mark.parametrize("fmt", ["csv", "npz"])
+@pytest.mark.parametrize("fmt", ["csv", "npz", "parquet"])
 def test_resume_reads_the_flat_par_back_for_the_summary(tmp_path, fmt):
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")      # the 'parquet' extra (in the test extra too)
     out = tmp_path / f"o.{fmt}"
     whole = tmp_path / "whole.json"
     args = ["batch", "--generate", "12", "--seed", "4", "-p", "pepper", "--par", "--chunk-size", "4",
@@ -140,7 +142,7 @@ def test_resume_reads_the_flat_par_back_for_the_summary(tmp_path, fmt):
     want = json.loads(whole.read_text())
     assert got["par_contracts"] == want["par_contracts"] and got["deals"] == 12
     # resuming with another set of analyses is refused: the columns would not match
-    if fmt == "csv":
+    if fmt in ("csv", "parquet"):
         r = runner.invoke(app, ["batch", "--generate", "12", "--seed", "4", "-p", "pepper", "-o", str(out),
                                 "--resume", "--no-summary"])
         assert r.exit_code == 2 and "columns are not this command's" in r.output

@@ -14,10 +14,11 @@ The pipeline (issue 5):
   tricks into declaring-side tables with :func:`bideuchre.search.solve.table_from_ns`, exactly as
   :func:`bideuchre.search.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
   the GIL, so threads scale and nothing is pickled), a process pool, or a Dask cluster.
-- **Output**: :class:`JsonlWriter`, :class:`CsvWriter`, :class:`NpzWriter` write each chunk as
-  soon as it (and every chunk before it) is done: JSON lines and CSV rows are appended, flushed
+- **Output**: :class:`JsonlWriter`, :class:`CsvWriter`, :class:`NpzWriter`, :class:`ParquetWriter`
+  write each chunk as soon as it (and every chunk before it) is done: JSON lines and CSV rows are appended, flushed
   and fsynced per chunk; ``.npz`` output writes one part file per chunk into ``OUTPUT.parts/``
-  (atomically: temporary file, fsync, rename) and assembles them into ``OUTPUT`` at the end.
+  (atomically: temporary file, fsync, rename) and assembles them into ``OUTPUT`` at the end;
+  :class:`ParquetWriter` (the ``parquet`` extra) does the same with ``.parquet`` parts.
   Results appear in input order whatever the number of workers.
 - **Resume**: a writer opened with ``resume=True`` reads what is already there (dropping a
   partial last line left by a killed process), reports the ids done, and appends the rest.
@@ -46,13 +47,13 @@ from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, Re
                       generate_records, parse_fixed_hands, read_records)
 from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, run_batch
 from .summary import Summary
-from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, Writer, check_output, open_writer
+from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_output, open_writer
 from .where import WhereBudgetError, WhereTally, default_max_tries, filter_records, generate_where
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
-    "JsonlWriter", "CsvWriter", "NpzWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
+    "JsonlWriter", "CsvWriter", "NpzWriter", "ParquetWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
     "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
     "DEALER_MODES", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",

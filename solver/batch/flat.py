@@ -1,5 +1,5 @@
-"""Batch results as flat numbers (issue 16 §2): the columns of the CSV output and of
-:func:`load`'s DataFrame, and the numeric arrays of the npz output.
+"""Batch results as flat numbers (issue 16 §2): the columns of the CSV and Parquet outputs and
+of :func:`load`'s DataFrame, and the numeric arrays of the npz output.
 
 Columns, per deal (``SEAT`` in N E S W, ``STRAIN`` in the preset's strain order, ``BID`` a lone
 bid of the preset, RULES.md §2):
@@ -79,6 +79,11 @@ class Layout:
             cols += PAR_COLUMNS
         self.result_columns = cols
         self.columns = ID_COLUMNS + cols
+        #: each column's values: ``int8`` / ``int16`` for the numbers, ``str`` for text (an
+        #: empty CSV cell is a missing value of either)
+        self.dtypes = {c: "int16" if c in ("par_ns", "par_ew") else
+                       "int8" if c.startswith(("tricks_", "alone_", "par_tricks")) and c != "alone_error"
+                       else "str" for c in self.columns}
 
     # -- one deal as CSV cells ------------------------------------------------------------------
 
@@ -234,15 +239,16 @@ _LINE_KEYS = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alon
 
 
 def load(path, fmt: str | None = None):
-    """Read a batch output (``.jsonl``, ``.csv`` or ``.npz``; ``fmt`` overrides the name) into a
+    """Read a batch output (``.jsonl``, ``.csv``, ``.npz`` or ``.parquet``; ``fmt`` overrides the name) into a
     ``pandas.DataFrame`` with one row per deal and the columns of the module docstring:
     ``id``, ``deal``, ``preset``, ``dealer``, ``deck``, ``tricks_SEAT_STRAIN``, the ``alone_*``
     and ``par_*`` columns when the run had ``--alone`` / ``--par``, and one column per carried
     input key.  Empty cells (no lone result, a hand thrown in) are missing values (NaN/None).
     The same output in any format gives the same values.
 
-    pandas is optional: ``pip install 'bideuchre[study]'``.  Raises BatchError for an unknown
-    format, ImportError (with that advice) without pandas, OSError for a file not read."""
+    pandas is optional: ``pip install 'bideuchre[study]'``; Parquet also needs pyarrow
+    (``bideuchre[parquet]``).  Raises BatchError for an unknown format, ImportError (with that
+    advice) without pandas or pyarrow, OSError for a file not read."""
     try:
         import pandas as pd
     except ImportError:
@@ -252,9 +258,20 @@ def load(path, fmt: str | None = None):
     from pathlib import Path
 
     fmt = (fmt or Path(path).suffix.lstrip(".") or "jsonl").lower()
-    if fmt == "csv":
-        df = pd.read_csv(path, dtype={"id": str, "deal": str, "par_declarer": str, "par_bid": str,
-                                      "par_strain": str, "par_error": str, "alone_error": str})
+    if fmt in ("csv", "parquet"):
+        if fmt == "csv":
+            df = pd.read_csv(path, dtype={"id": str, "deal": str, "par_declarer": str, "par_bid": str,
+                                          "par_strain": str, "par_error": str, "alone_error": str})
+        else:
+            try:
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise ImportError("bideuchre.batch.load needs pyarrow for Parquet: "
+                                  "pip install 'bideuchre[parquet]'") from None
+            df = pq.read_table(path).to_pandas()
+            for c in df.columns:      # int8/int16 without nulls as int64, as pandas reads a CSV column
+                if pd.api.types.is_integer_dtype(df[c].dtype):
+                    df[c] = df[c].astype(np.int64)
         df["id"] = [_id_value(v) for v in df["id"]]
         extra = df.pop("extra") if "extra" in df.columns else None
         rows = [json.loads(e) if isinstance(e, str) and e else {} for e in (extra if extra is not None else [])]
@@ -318,7 +335,7 @@ def load(path, fmt: str | None = None):
             data["par_error"] = [None if d else "not computed" for d in done]
         rows = [json.loads(e) if e else {} for e in a.get("extra", [""] * n)]
         return _with_extras(pd, pd.DataFrame(data, columns=layout.columns), rows)
-    raise BatchError(f"cannot load {str(path)!r}: unknown format {fmt!r} (expected jsonl, csv or npz)")
+    raise BatchError(f"cannot load {str(path)!r}: unknown format {fmt!r} (expected jsonl, csv, npz or parquet)")
 
 
 def _missing(values: np.ndarray, none: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Batch output: JSON lines, CSV and npz writers, each durable chunk by chunk and resumable."""
+"""Batch output: JSON lines, CSV, npz and Parquet writers, each durable chunk by chunk and resumable."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, _Chunk
 from .readers import Record
-from .flat import PAR_COLUMNS, Layout, alone_json_from_arrays, extra_cell, par_json_from_arrays
+from .flat import ID_COLUMNS, PAR_COLUMNS, Layout, alone_json_from_arrays, extra_cell, par_json_from_arrays
 from .summary import Summary
 
-FORMATS = ("jsonl", "csv", "npz")
+FORMATS = ("jsonl", "csv", "npz", "parquet")
 
 
 
@@ -328,37 +328,26 @@ class CsvWriter(_TextWriter):
         super().close(complete)
 
 
-class NpzWriter(Writer):
-    """NumPy ``.npz`` of arrays: ``ids`` (str), ``seq`` (input order), ``deals`` ``(n, cards)``
-    int8 card indices (N's hand, then E, S, W; -1 pads a partial deal), ``dealer`` ``(n,)``
-    int8 seat index, ``tables`` ``(n, 4 declarers, strains)`` int8; with ``--alone`` / ``--par``
-    the numeric arrays of :mod:`bideuchre.batch.flat` (``alone_tricks`` ``(n, 4, S, B)``,
-    ``par_declarer`` ``(n,)``, …); ``extra`` the carried input keys as JSON text per deal;
-    the legend: ``cards`` (card index → name), ``seats``, ``strains``, ``lone_bids``,
-    ``legend`` (the shapes, as text), and ``preset``, ``deck``, ``schema``.
+class _PartsWriter(Writer):
+    """A writer of one part file per chunk, ``OUTPUT.parts/part-RRRR-CCCCCC.EXT`` (``RRRR`` the
+    run, ``CCCCCC`` the chunk), each written through a temporary file, fsync and an atomic
+    rename, so a killed run leaves only whole parts; ``close()`` assembles them into ``OUTPUT``
+    (again atomically) and removes them.  A finished ``OUTPUT`` being resumed is read where it
+    is and moved into the parts (as ``part-0000-000000.EXT``) only when the run writes its first
+    part or assembles, so nothing is deleted before it is written again and a resume refused
+    before any work leaves ``OUTPUT`` as it was.  Not for stdout."""
 
-    Durability: each chunk is written as its own part file ``OUTPUT.parts/part-RRRR-CCCCCC.npz``
-    (``RRRR`` the run, ``CCCCCC`` the chunk) through a temporary file, fsync and an atomic
-    rename, so a killed run leaves only whole parts.  ``close()`` assembles every part, in
-    input order, into ``OUTPUT`` (again atomically) and removes the parts.  Resuming reads a
-    finished ``OUTPUT`` where it is and moves it into the parts directory only when the run
-    writes its first part (or assembles), so nothing is ever deleted before it is written
-    again, and a resume refused before any work leaves ``OUTPUT`` as it was.
-    """
-
-    fmt = "npz"
+    suffix = ""
 
     def __init__(self, path, *args, **kw):
         if path in (None, "-"):
-            raise BatchError("--format npz needs --output FILE")
+            raise BatchError(f"--format {self.fmt} needs --output FILE")
         self.parts = Path(str(path) + ".parts")
         self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
         super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
         self.layout = Layout(self.preset, self.deck, self.alone, self.par)
         self.parts.mkdir(exist_ok=True)
-        runs = [int(m.group(1)) for p in self.parts.glob("part-*.npz")
-                if (m := re.match(r"part-(\d+)-", p.name))]
-        self.run = max(runs, default=0) + 1
+        self.run = max((run for run, _ in map(_part_key, self._part_paths())), default=0) + 1
 
     def _exists(self) -> bool:
         return super()._exists() or (self.parts.exists() and any(self.parts.iterdir()))
@@ -369,7 +358,18 @@ class NpzWriter(Writer):
         if self.parts.exists():
             shutil.rmtree(self.parts)
 
-    def _resume(self) -> None:
+    def _part_paths(self) -> list[Path]:
+        """The parts, in the order they were written (run, then chunk)."""
+        if not self.parts.exists():
+            return []
+        return sorted(self.parts.glob(f"part-*{self.suffix}"), key=_part_key)
+
+    def _part_name(self, chunk: _Chunk) -> Path:
+        return self.parts / f"part-{self.run:04d}-{chunk.index:06d}{self.suffix}"
+
+    def _sources(self) -> list[Path]:
+        """For a resume: the finished OUTPUT (if any), then the parts; a temporary file a killed
+        run left is removed."""
         sources = []
         if self.path.exists():
             self._finished_output = True
@@ -377,8 +377,51 @@ class NpzWriter(Writer):
         if self.parts.exists():
             for tmp in self.parts.glob("*.tmp"):
                 tmp.unlink()
-            sources += sorted(self.parts.glob("part-*.npz"))
-        for part in sources:
+            sources += self._part_paths()
+        return sources
+
+    def _keep_finished_output(self) -> None:
+        """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""
+        if self._finished_output:
+            os.replace(self.path, self.parts / f"part-0000-000000{self.suffix}")
+            self._finished_output = False
+
+    def _abandon(self) -> None:
+        """An interrupted run: the parts stay for --resume; an empty parts directory goes."""
+        if self.parts.exists() and not any(self.parts.iterdir()):
+            self.parts.rmdir()          # nothing written: no empty directory left behind
+
+
+def _part_key(path: Path) -> tuple[int, int]:
+    """(run, chunk) of a part file's name (numbers, so chunk 1000000 sorts after 999999)."""
+    m = re.match(r"part-(\d+)-(\d+)", path.name)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+class NpzWriter(_PartsWriter):
+    """NumPy ``.npz`` of arrays: ``ids`` (str), ``seq`` (input order), ``deals`` ``(n, cards)``
+    int8 card indices (N's hand, then E, S, W; -1 pads a partial deal), ``dealer`` ``(n,)``
+    int8 seat index, ``tables`` ``(n, 4 declarers, strains)`` int8; with ``--alone`` / ``--par``
+    the numeric arrays of :mod:`bideuchre.batch.flat` (``alone_tricks`` ``(n, 4, S, B)``,
+    ``par_declarer`` ``(n,)``, …); ``extra`` the carried input keys as JSON text per deal;
+    the legend: ``cards`` (card index → name), ``seats``, ``strains``, ``lone_bids``,
+    ``legend`` (the shapes, as text), and ``preset``, ``deck``, ``schema``.
+
+    Durability (:class:`_PartsWriter`): each chunk is written as its own part file
+    ``OUTPUT.parts/part-RRRR-CCCCCC.npz`` (``RRRR`` the run, ``CCCCCC`` the chunk) through a
+    temporary file, fsync and an atomic rename, so a killed run leaves only whole parts.
+    ``close()`` assembles every part, in input order, into ``OUTPUT`` (again atomically) and
+    removes the parts.  Resuming reads a finished ``OUTPUT`` where it is and moves it into the
+    parts directory only when the run writes its first part (or assembles), so nothing is ever
+    deleted before it is written again, and a resume refused before any work leaves ``OUTPUT``
+    as it was.
+    """
+
+    fmt = "npz"
+    suffix = ".npz"
+
+    def _resume(self) -> None:
+        for part in self._sources():
             with np.load(part) as z:
                 self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
                 # each array read once (an NpzFile reads the array again on every z[key])
@@ -406,12 +449,6 @@ class NpzWriter(Writer):
         except (BidEuchreError, TypeError, ValueError):
             return None
 
-    def _keep_finished_output(self) -> None:
-        """Move a resumed finished OUTPUT into the parts (before anything replaces it)."""
-        if self._finished_output:
-            os.replace(self.path, self.parts / "part-0000-000000.npz")
-            self._finished_output = False
-
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
         self._keep_finished_output()
         arrays = dict(ids=np.array([str(i) for i in chunk.ids]), seq=chunk.seqs, deals=chunk.cards,
@@ -420,17 +457,15 @@ class NpzWriter(Writer):
                       preset=np.array(self.preset.name), deck=np.array(self.deck.name))
         arrays.update(self.layout.arrays(result.alone, result.par))
         arrays["extra"] = np.array([json.dumps(e, ensure_ascii=False) if e else "" for e in chunk.extras])
-        name = self.parts / f"part-{self.run:04d}-{chunk.index:06d}.npz"
-        _atomic_npz(name, arrays, compress=False)
+        _atomic_npz(self._part_name(chunk), arrays, compress=False)
         self.written += len(chunk)
 
     def close(self, complete: bool = True) -> None:
         if not complete:
-            if self.parts.exists() and not any(self.parts.iterdir()):
-                self.parts.rmdir()          # nothing written: no empty directory left behind
+            self._abandon()
             return
         self._keep_finished_output()
-        parts = sorted(self.parts.glob("part-*.npz"))
+        parts = self._part_paths()
         keys = ("ids", "seq", "deals", "dealer", "tables", "alone_tricks", "alone_all", "alone_give",
                 "alone_discard", "par_status", "par_declarer", "par_bid", "par_strain", "par_tricks",
                 "par_points", "extra")
@@ -459,10 +494,186 @@ class NpzWriter(Writer):
         shutil.rmtree(self.parts)
 
 
+class ParquetWriter(_PartsWriter):
+    """Apache Parquet (the ``parquet`` extra: pyarrow), one row per deal, the columns of the CSV
+    output (:mod:`bideuchre.batch.flat`, the cells of :meth:`Layout.cells`) with numeric types:
+    ``tricks_*``, ``alone_*`` and ``par_tricks`` int8, ``par_ns`` / ``par_ew`` int16, the others
+    text; an empty CSV cell (no lone result, a hand thrown in, no par) is a null.  ``id`` is
+    text, as in the CSV.  Each carried input key is a column of its own, whichever chunk it
+    first appears in (the file is assembled at the end, so no key is left to ``extra``): bool,
+    int64 or float64 when its values are all booleans, integers or numbers, else text (a value
+    that is not text as JSON, as in a CSV cell); a missing key is a null.  The last column,
+    ``extra``, holds as JSON only a carried key named like a column of the output.
+
+    Durability (:class:`_PartsWriter`): each chunk is a part ``OUTPUT.parts/part-RRRR-CCCCCC.parquet``
+    in the output's own columns, written to a temporary name, fsynced and renamed; ``close()``
+    writes the parts in input order (run, then chunk: a run writes its chunks in input order and
+    a resume appends after the deals done) into ``OUTPUT`` atomically, in row groups of up to
+    :data:`PARQUET_ROW_GROUP` deals, one part read at a time, so memory stays bounded.  Resuming
+    reads a finished ``OUTPUT`` or the parts back (ids, deals, and what the summary needs).
+    Raises BatchError when pyarrow is not installed, before anything is written.
+    """
+
+    fmt = "parquet"
+    suffix = ".parquet"
+
+    def __init__(self, path, *args, **kw):
+        self.pa, self.pq = _pyarrow()
+        super().__init__(path, *args, **kw)
+
+    def _fields(self, layout: Layout) -> list:
+        pa = self.pa
+        types = {"int8": pa.int8(), "int16": pa.int16(), "str": pa.string()}
+        return [pa.field(c, types[t], nullable=c not in ID_COLUMNS and not c.startswith("tricks_"))
+                for c, t in layout.dtypes.items()]
+
+    def _resume(self) -> None:
+        pa, pq = self.pa, self.pq
+        layout = Layout(self.preset, self.deck, self.alone, self.par)   # before __init__ sets self.layout
+        want = layout.columns
+        results = set(Layout(self.preset, self.deck, True, True).columns)    # --alone, --par
+        tricks = [c for c in want if c.startswith("tricks_")]
+        lone = [c for c in layout.result_columns if c.startswith("alone_")]
+        for part in self._sources():
+            try:
+                t = pq.read_table(part)
+            except (pa.ArrowException, OSError) as exc:
+                raise BatchError(f"cannot resume {str(self.path)!r}: {part.name} is not a Parquet file "
+                                 f"({' '.join(str(exc).split())})") from None
+            names = t.column_names
+            if names[:len(want)] != want or names[-1:] != ["extra"] \
+                    or any(c in results for c in names[len(want):]):
+                raise BatchError(f"cannot resume {str(self.path)!r}: {part.name}: its columns are not "
+                                 f"this command's (the same preset, deck, --alone and --par?)")
+            if any(t[c].null_count for c in tricks):
+                raise BatchError(f"cannot resume {str(self.path)!r}: {part.name} has an empty tricks cell")
+            table = np.stack([t[c].to_numpy() for c in tricks], axis=-1).astype(np.int8) \
+                .reshape(t.num_rows, 4, len(self.strains))
+            col = {c: t[c].to_pylist() for c in ID_COLUMNS + (PAR_COLUMNS if self.par else []) + lone}
+            for k in range(t.num_rows):
+                self._check_same(col["preset"][k], col["deck"][k], f"{part.name} row {k + 1}")
+                par = layout.par_from_cells({c: col[c][k] for c in PAR_COLUMNS}) if self.par else None
+                alone = (layout.alone_from_cells({c: "" if col[c][k] is None else col[c][k] for c in lone})
+                         if self.alone else None)
+                self._seen(col["id"][k], table[k], par, (col["deal"][k], col["dealer"][k]), alone)
+
+    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+        pa, pq = self.pa, self.pq
+        self._keep_finished_output()
+        n = len(chunk)
+        rows = [self.layout.cells(result.tables[i], None if result.alone is None else result.alone[i],
+                                  None if result.par is None else result.par[i]) for i in range(n)]
+        values = {"id": [str(x) for x in chunk.ids], "deal": chunk.pbns, "preset": [self.preset.name] * n,
+                  "dealer": [Seat(int(d)).name for d in chunk.dealers], "deck": [self.deck.name] * n}
+        for j, c in enumerate(self.layout.result_columns):
+            values[c] = [None if r[j] == "" else r[j] for r in rows]
+        fields = self._fields(self.layout)
+        arrays = [pa.array(values[f.name], type=f.type) for f in fields]
+        fixed = set(self.layout.columns) | {"extra"}
+        keys: dict[str, None] = {}
+        for e in chunk.extras:
+            keys.update(dict.fromkeys(k for k in e if k not in fixed))
+        for k in keys:
+            a = _carried_array(pa, [e.get(k) for e in chunk.extras])
+            fields.append(pa.field(k, a.type))
+            arrays.append(a)
+        rest = [{k: v for k, v in e.items() if k in fixed} for e in chunk.extras]
+        fields.append(pa.field("extra", pa.string()))
+        arrays.append(pa.array([json.dumps(r, ensure_ascii=False) if r else None for r in rest], pa.string()))
+        table = pa.Table.from_arrays(arrays, schema=pa.schema(fields))
+        _atomic(self._part_name(chunk), lambda fh: pq.write_table(table, fh))
+        self.written += n
+
+    def close(self, complete: bool = True) -> None:
+        if not complete:
+            self._abandon()
+            return
+        pa, pq = self.pa, self.pq
+        self._keep_finished_output()
+        parts = self._part_paths()
+        fields = self._fields(self.layout)
+        fixed = {f.name for f in fields} | {"extra"}
+        carried: dict[str, list] = {}           # key -> its types in the parts, in order of first appearance
+        for part in parts:
+            for f in pq.read_schema(part):
+                if f.name not in fixed:
+                    carried.setdefault(f.name, []).append(f.type)
+        fields += [pa.field(k, _unify_types(pa, ts)) for k, ts in carried.items()]
+        fields.append(pa.field("extra", pa.string()))
+        schema = pa.schema(fields)
+
+        def write(fh) -> None:
+            with pq.ParquetWriter(fh, schema) as out:
+                group, rows = [], 0
+                for part in parts:
+                    t = pq.read_table(part)
+                    group.append(pa.Table.from_arrays(
+                        [t[f.name].cast(f.type) if f.name in t.column_names else pa.nulls(t.num_rows, f.type)
+                         for f in schema], schema=schema))
+                    rows += t.num_rows
+                    if rows >= PARQUET_ROW_GROUP:
+                        out.write_table(pa.concat_tables(group))
+                        group, rows = [], 0
+                if group or not parts:
+                    out.write_table(pa.concat_tables(group) if group else schema.empty_table())
+
+        _atomic(self.path, write)
+        shutil.rmtree(self.parts)
+
+
+#: deals per row group of an assembled Parquet output (the most held in memory at once)
+PARQUET_ROW_GROUP = 65536
+
+
+def _pyarrow():
+    """``pyarrow`` and ``pyarrow.parquet``, imported only when a Parquet output is asked for.
+    Raises BatchError naming the extra when pyarrow is not installed."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise BatchError("Parquet output needs pyarrow: pip install 'bideuchre[parquet]'") from None
+    return pa, pq
+
+
+def _carried_array(pa, values: list):
+    """A carried input key's values in one chunk (None: absent or null) as an Arrow array:
+    bool, int64 or float64 when every value is a boolean, an integer or a number, else text
+    (values that are not text as JSON, as :func:`extra_cell` writes a CSV cell)."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return pa.nulls(len(values))
+    if all(isinstance(v, bool) for v in present):
+        return pa.array(values, pa.bool_())
+    if all(isinstance(v, int) and not isinstance(v, bool) and -2 ** 63 <= v < 2 ** 63 for v in present):
+        return pa.array(values, pa.int64())
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return pa.array([None if v is None else float(v) for v in values], pa.float64())
+    return pa.array([None if v is None else v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                     for v in values], pa.string())
+
+
+def _unify_types(pa, types: list):
+    """One type for a carried key typed differently in different parts: the type when they
+    agree (nulls aside), float64 for integers and numbers, else text."""
+    kinds = {t for t in types if t != pa.null()}
+    if len(kinds) <= 1:
+        return kinds.pop() if kinds else pa.null()
+    if kinds == {pa.int64(), pa.float64()}:
+        return pa.float64()
+    return pa.string()
+
+
 def _atomic_npz(path: Path, arrays: dict, compress: bool) -> None:
+    _atomic(path, lambda fh: (np.savez_compressed if compress else np.savez)(fh, **arrays))
+
+
+def _atomic(path: Path, write) -> None:
+    """Write ``path`` whole or not at all: ``write(fh)`` fills a temporary file, which is
+    fsynced and renamed over ``path``, then the directory is fsynced."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        (np.savez_compressed if compress else np.savez)(fh, **arrays)
+        write(fh)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
@@ -476,17 +687,17 @@ def _atomic_npz(path: Path, arrays: dict, compress: bool) -> None:
         pass
 
 
-_WRITERS = {"jsonl": JsonlWriter, "csv": CsvWriter, "npz": NpzWriter}
+_WRITERS = {"jsonl": JsonlWriter, "csv": CsvWriter, "npz": NpzWriter, "parquet": ParquetWriter}
 
 
 def open_writer(fmt: str | None, path, preset: Preset | str, deck: DeckForm | str | None = None, *,
                 alone: bool = False, par: bool = False, resume: bool = False,
                 overwrite: bool = False, summary: Summary | None = None) -> Writer:
-    """A writer for ``fmt`` (``jsonl``, ``csv`` or ``npz``; None: from the file name, default
-    ``jsonl``) at ``path`` (None or ``-``: stdout, not for npz).  With ``resume`` the ids
-    already in the output are in ``writer.done`` (and their tables in ``summary``).  Raises
-    BatchError for an unknown format, an existing output without ``resume``/``overwrite``, or
-    an output that cannot be resumed."""
+    """A writer for ``fmt`` (``jsonl``, ``csv``, ``npz`` or ``parquet``; None: from the file
+    name, default ``jsonl``) at ``path`` (None or ``-``: stdout, not for npz or parquet).  With
+    ``resume`` the ids already in the output are in ``writer.done`` (and their tables in
+    ``summary``).  Raises BatchError for an unknown format, an existing output without
+    ``resume``/``overwrite``, an output that cannot be resumed, or Parquet without pyarrow."""
     preset = get_preset(preset)
     deck = preset.deck if deck is None else get_deck(deck)
     if fmt is None:
