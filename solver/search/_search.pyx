@@ -859,6 +859,9 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         c.rel = 0
         return left
     c.nodes += 1
+    # every card counts unless a return below says less: a bound returned without its own
+    # marks stays sound, only less general
+    c.rel = 0xFFFFFFFFu
     boundary = c.ntrick == 0
     if boundary:
         if left == 1:
