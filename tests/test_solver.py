@@ -169,3 +169,22 @@ def test_can_take_and_window_tables_match_exact_tables():
         assert (res[ok] == np.clip(exact, lo, hi)[ok]).all()
     with pytest.raises(ValueError):
         _search.can_take_tables(counts, strains, leaders, targets[:, :2])
+
+
+def test_partition_tt_serves_positions_differing_in_small_cards():
+    # Two NTL positions that differ only in who holds two low spades (E's 9 and S's 10 swapped):
+    # the bound stored for the first holds for the second (same suit lengths, same owners of
+    # the relevant ranks), so the second is answered from the table at its root, while a
+    # fresh solver has to search it.  Both agree with the reference.
+    a = Position(Deal.from_pbn("N:..AKT.A A9.AT.. KT.9..T .KQJ..K"), Strain.NTL, Seat.N)
+    b = Position(Deal.from_pbn("N:..AKT.A AT.AT.. K9.9..T .KQJ..K"), Strain.NTL, Seat.N)
+    s = _search.Solver(12)
+    va = s.solve(np.array(a.hands, dtype=np.uint8), int(a.strain), int(a.leader))
+    s.reset_nodes()
+    counts_b = np.array(b.hands, dtype=np.uint8)
+    vb = s.solve(counts_b, int(b.strain), int(b.leader))
+    shared = s.nodes
+    fresh = _search.Solver(12)
+    assert fresh.solve(counts_b, int(b.strain), int(b.leader)) == vb
+    assert shared <= 2 < 20 < fresh.nodes
+    assert va == reference_tricks(a)[Side.NS] and vb == reference_tricks(b)[Side.NS] == 4

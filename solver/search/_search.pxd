@@ -1,13 +1,31 @@
 # Declarations of the double-dummy search core (see _search.pyx).
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t
 
 cdef struct Entry:        # 32 bytes: a bucket of two is one cache line
     uint64_t key[3]      # the position (see make_key): hands, leader, search configuration
     int8_t lb            # lower bound on NS tricks from here
     int8_t ub            # upper bound on NS tricks from here
-    uint8_t best         # best lead, as (suit slot << 3 | relative rank), 255 = none
+    uint8_t best         # best lead, as (suit slot << 3 | rank from the top among the cards out)
     uint8_t depth        # tricks left at this position
-    uint32_t unused
+    uint16_t rel_lb      # the relevant ranks of each bound: per suit (4 bits each), how many
+    uint16_t rel_ub      # of the top ranks out (see Slot)
+
+cdef enum:
+    NSLOT = 2            # slots per bucket of the partition table
+
+cdef struct Slot:         # 28 bytes: one stored bound and the set of positions it holds for
+    uint32_t own[5]      # owners of the relevant ranks, each suit top-aligned in its byte (bit
+                         # 8*s+7 = the highest rank of suit s still out): seats 0-3 (at least
+                         # one copy), then the ranks some seat holds twice; zero where irrelevant
+    uint32_t rel         # the relevant ranks: the top d_s bits of each suit's byte
+    int8_t lb            # lower bound on NS tricks from here
+    int8_t ub            # upper bound on NS tricks from here
+    uint8_t best         # best lead, as (suit slot << 3 | rank from the top among the cards out)
+    uint8_t used
+
+cdef struct Bucket:       # 64 bytes, one cache line: positions of one suit-length pattern
+    uint64_t key         # lengths per seat and suit (copies counted), tricks left, leader, strain, seat out
+    Slot slot[NSLOT]
 
 cdef struct Ctx:
     uint32_t m1[4]       # cards held (at least one copy), effective layout: suit slot * 8 + order
@@ -21,10 +39,14 @@ cdef struct Ctx:
     int win_bit
     int to_move
     uint32_t trick_mask  # cards in the current trick
-    Entry* tt
+    Entry* tt            # exact positions
     uint64_t tt_mask
-    uint32_t stamp
+    Bucket* gt           # the partition table: bounds that hold for many positions
+    uint64_t gt_mask     # buckets - 1
+    uint32_t stamp       # strain + 1 | (seat out + 1) << 4
     uint64_t nodes
+    uint32_t rel         # set by search(): the cards its result depends on (see search)
+    uint32_t span        # the current trick's move classes (see search)
 
 # Shared with other C modules (_lone.pyx): the card layout installed by set_layout()
 # from bideuchre.rules, and the squeeze table that keys positions on relative ranks.

@@ -8,16 +8,19 @@
 # The layout table is built by bideuchre.rules (effective_suit, rank_order) and handed in once
 # through set_layout(): the rules live in one place.
 #
-# Search: null-window (target-by-target) alpha-beta; a transposition table at trick boundaries
-# keyed on relative ranks (played cards squeezed out), holding lower and upper bounds, in fixed
-# memory; touching cards in one hand and identical copies searched once; move ordering; a seat
-# may sit out (lone hands: tricks of three).
+# Search: null-window (target-by-target) alpha-beta; transposition tables at trick boundaries
+# holding lower and upper bounds, in fixed memory: one of exact positions keyed on relative
+# ranks (played cards squeezed out), and a partition table whose bounds hold for every
+# position agreeing on suit lengths and the owners of the ranks the proof looked at; touching
+# cards in one hand and identical copies searched once; move ordering; a seat may sit out
+# (lone hands: tricks of three).
 
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 cdef uint32_t SUITMASK[4]
+
 _layout_ready = 0      # LAYOUT, PEXT and _layout_ready are declared in _search.pxd
 
 
@@ -143,6 +146,13 @@ cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil:
     if c.tt == NULL:
         return -1
     c.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+    # the partition table: an eighth of the exact table's memory, in 64-byte buckets
+    c.gt = <Bucket*>bde_table_alloc(((<uint64_t>1) << (tt_bits - 4)) * sizeof(Bucket))
+    if c.gt == NULL:
+        free(c.tt)
+        c.tt = NULL
+        return -1
+    c.gt_mask = ((<uint64_t>1) << (tt_bits - 4)) - 1
     c.stamp = 0
     return 0
 
@@ -151,6 +161,13 @@ cdef void ctx_free(Ctx* c) noexcept nogil:
     if c.tt != NULL:
         free(c.tt)
         c.tt = NULL
+    if c.gt != NULL:
+        free(c.gt)
+        c.gt = NULL
+
+
+cdef inline int top_bit(uint32_t x) noexcept nogil:
+    return 31 - __builtin_clz(x) if x else -1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,7 +246,7 @@ cdef inline void make_key(Ctx* c, uint64_t* key) noexcept nogil:
     key[2] = k2
 
 
-cdef inline uint64_t hash_key(const uint64_t* key) noexcept nogil:
+cdef inline uint64_t hash_key3(const uint64_t* key) noexcept nogil:
     cdef uint64_t h = (key[0] * 0x9E3779B97F4A7C15ULL) ^ (key[1] * 0xBF58476D1CE4E5B9ULL) \
         ^ (key[2] * 0x94D049BB133111EBULL)
     h ^= h >> 32
@@ -242,11 +259,6 @@ cdef inline bint tt_match(Entry* e, const uint64_t* key) noexcept nogil:
     return e.key[0] == key[0] and e.key[1] == key[1] and e.key[2] == key[2]
 
 
-cdef inline bint tt_stale(Ctx* c, Entry* e) noexcept nogil:
-    """An empty entry, or one of another configuration or before the last clear()."""
-    return ((e.key[1] >> 48) != (c.stamp & 0xFF)) or ((e.key[2] >> 40) != (c.stamp >> 8))
-
-
 cdef inline Entry* tt_find(Ctx* c, const uint64_t* key, uint64_t h) noexcept nogil:
     """The entry of this position, or NULL.  Buckets of two: h's slot and its neighbour."""
     cdef uint64_t i = h & c.tt_mask
@@ -257,10 +269,26 @@ cdef inline Entry* tt_find(Ctx* c, const uint64_t* key, uint64_t h) noexcept nog
     return NULL
 
 
-cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int left,
-                          int value, bint lower, int best) noexcept nogil:
-    """Record a search result as a bound.  A new entry takes the bucket's slot that is stale
-    or, failing that, the one with fewer tricks left (deep results cost more to redo)."""
+cdef inline uint16_t rel_nibbles(uint32_t t) noexcept nogil:
+    """Relevant ranks in the top-aligned layout -> per suit how many (4 bits each)."""
+    cdef uint32_t n = bytecount(t)
+    return <uint16_t>((n & 0xF) | ((n >> 4) & 0xF0) | ((n >> 8) & 0xF00) | ((n >> 12) & 0xF000))
+
+
+cdef inline uint32_t nibbles_rel(uint32_t n) noexcept nogil:
+    """Inverse of rel_nibbles."""
+    cdef uint32_t t = 0
+    cdef int s
+    for s in range(4):
+        t |= ((<uint32_t>0xFF00 >> ((n >> (4 * s)) & 0xF)) & 0xFF) << (8 * s)
+    return t
+
+
+cdef inline void tt_store_exact(Ctx* c, const uint64_t* key, uint64_t h, int left,
+                                int value, bint lower, int best, uint16_t rel) noexcept nogil:
+    """Record a search result as a bound of this very position, with the relevant ranks of
+    the search that proved it (reported on a hit).  A new entry takes the bucket's slot that
+    is empty or of another configuration or, failing that, the one with fewer tricks left."""
     cdef uint64_t i = h & c.tt_mask
     cdef Entry* e = &c.tt[i]
     cdef Entry* o = &c.tt[i ^ 1]
@@ -268,7 +296,8 @@ cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int left,
         if tt_match(o, key):
             e = o
         else:
-            if not tt_stale(c, e) and (tt_stale(c, o) or o.depth < e.depth):
+            if e.depth != 0 and (e.key[1] >> 48) == (c.stamp & 0xFF) and (
+                    o.depth == 0 or (o.key[1] >> 48) != (c.stamp & 0xFF) or o.depth < e.depth):
                 e = o
             e.key[0] = key[0]
             e.key[1] = key[1]
@@ -277,6 +306,149 @@ cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int left,
             e.lb = 0
             e.ub = <int8_t>left
             e.best = 255
+            e.rel_lb = 0
+            e.rel_ub = 0
+    if best != 255:
+        e.best = <uint8_t>best
+    if lower:
+        if value > e.lb:
+            e.lb = <int8_t>value
+            e.rel_lb = rel
+    else:
+        if value < e.ub:
+            e.ub = <int8_t>value
+            e.rel_ub = rel
+
+
+# The table is a partition search (Ginsberg 1996; DDS's "winning ranks"): a stored bound
+# holds not for one position but for every position that agrees with it on what the search
+# that proved it looked at.  A bucket holds the positions of one pattern of suit lengths (per
+# seat, copies counted) with one leader; a slot in it stores a bound with, per suit, how many
+# of the top ranks still out were relevant (d_s) and who holds each of them (each seat's copy,
+# and whether one seat holds both).  A position matches a slot when its lengths and leader are
+# the bucket's and the owners of its top d_s ranks of each suit are the slot's: the cards
+# below are "small", and the proof plays the same with any small cards of the same lengths.
+# See search() for how the relevant ranks are found and why the bound carries over.
+
+cdef inline uint64_t tt_key(Ctx* c, int left) noexcept nogil:
+    """The bucket key: each seat's suit lengths (copies counted; 4 bits each, suit 3 follows
+    from the tricks left), the tricks left, the leader, strain and seat out.  Never zero."""
+    cdef uint64_t k = 0
+    cdef uint32_t n
+    cdef int q
+    for q in range(4):
+        n = bytecount(c.m1[q]) + bytecount(c.m2[q])
+        k |= (<uint64_t>((n & 0xF) | ((n >> 4) & 0xF0) | ((n >> 8) & 0xF00))) << (12 * q)
+    return (k | (<uint64_t>left << 48) | (<uint64_t>c.to_move << 52)
+            | (<uint64_t>(c.stamp & 0x7F) << 54))
+
+
+cdef inline uint64_t hash_key(uint64_t k) noexcept nogil:
+    k ^= k >> 31
+    k *= 0x9E3779B97F4A7C15ULL
+    k ^= k >> 29
+    k *= 0xBF58476D1CE4E5B9ULL
+    k ^= k >> 32
+    return k
+
+
+cdef inline uint32_t top_layout(uint32_t allm) noexcept nogil:
+    """The top-aligned layout of the cards out: in each suit's byte, as many top bits as
+    the suit has ranks still out."""
+    cdef uint32_t nd = bytecount(allm), t = 0
+    cdef int s
+    for s in range(4):
+        t |= ((<uint32_t>0xFF00 >> ((nd >> (8 * s)) & 0xFF)) & 0xFF) << (8 * s)
+    return t
+
+
+cdef inline uint32_t to_top(uint32_t m, uint32_t allm, uint32_t top) noexcept nogil:
+    """Cards m (among the cards out, allm) in the top-aligned layout `top`: the j-th highest
+    rank out of suit s at bit 8*s+7-j."""
+    cdef uint32_t r = 0, a
+    cdef int s
+    if BDE_BMI2:
+        return bde_pdep(bde_pext(m, allm), top)
+    for s in range(4):
+        a = (allm >> (8 * s)) & 0xFF
+        if a:
+            r |= ((<uint32_t>PEXT[a][(m >> (8 * s)) & 0xFF] << (8 - popcount(a))) & 0xFF) << (8 * s)
+    return r
+
+
+cdef inline uint32_t from_top(uint32_t t, uint32_t allm, uint32_t top) noexcept nogil:
+    """Inverse of to_top: the cards out at the top-aligned positions t."""
+    cdef uint32_t r = 0, a, want
+    cdef int s, b, j
+    if BDE_BMI2:
+        return bde_pdep(bde_pext(t, top), allm)
+    for s in range(4):
+        a = (allm >> (8 * s)) & 0xFF
+        want = (t >> (8 * s)) & 0xFF
+        j = 7
+        for b in range(7, -1, -1):
+            if a & ((<uint32_t>1) << b):
+                if want & ((<uint32_t>1) << j):
+                    r |= (<uint32_t>1) << (8 * s + b)
+                j -= 1
+    return r
+
+
+cdef inline void tt_owners(Ctx* c, uint32_t allm, uint32_t top, uint32_t* own) noexcept nogil:
+    """The position's owner planes in the top-aligned layout (see Slot.own)."""
+    cdef int q
+    cdef uint32_t dbl = c.m2[0] | c.m2[1] | c.m2[2] | c.m2[3]
+    for q in range(4):
+        own[q] = to_top(c.m1[q], allm, top) if c.m1[q] else 0
+    own[4] = to_top(dbl, allm, top) if dbl else 0
+
+
+cdef inline bint slot_match(const Slot* e, const uint32_t* own) noexcept nogil:
+    cdef uint32_t r = e.rel
+    return (((own[0] & r) ^ e.own[0]) | ((own[1] & r) ^ e.own[1]) | ((own[2] & r) ^ e.own[2])
+            | ((own[3] & r) ^ e.own[3]) | ((own[4] & r) ^ e.own[4])) == 0
+
+
+cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, uint32_t rel,
+                          int left, int value, bint lower, int best) noexcept nogil:
+    """Record a bound for the positions agreeing with `own` on the relevant ranks `rel`
+    (top-aligned).  The same set already stored gets the bound added; otherwise a free slot,
+    else the slot of the narrowest set (it serves the fewest positions).  A bucket of another
+    length pattern is taken over."""
+    cdef int i, k = -1, w = -1, pc
+    cdef Slot* e
+    cdef uint32_t o[5]
+    for i in range(5):
+        o[i] = own[i] & rel
+    if b.key != key:
+        b.key = key
+        for i in range(NSLOT):
+            b.slot[i].used = 0
+    for i in range(NSLOT):
+        e = &b.slot[i]
+        if not e.used:
+            if k < 0:
+                k = i
+                w = 99
+            continue
+        if e.rel == rel and e.own[0] == o[0] and e.own[1] == o[1] and e.own[2] == o[2] \
+                and e.own[3] == o[3] and e.own[4] == o[4]:
+            k = i
+            break
+        pc = popcount(e.rel)
+        if pc >= w:
+            k = i
+            w = pc
+    e = &b.slot[k]
+    if not e.used or e.rel != rel or e.own[0] != o[0] or e.own[1] != o[1] or e.own[2] != o[2] \
+            or e.own[3] != o[3] or e.own[4] != o[4]:
+        for i in range(5):
+            e.own[i] = o[i]
+        e.rel = rel
+        e.lb = 0
+        e.ub = <int8_t>left
+        e.best = 255
+        e.used = 1
     if best != 255:
         e.best = <uint8_t>best
     if lower:
@@ -287,12 +459,66 @@ cdef inline void tt_store(Ctx* c, const uint64_t* key, uint64_t h, int left,
             e.ub = <int8_t>value
 
 
+cdef inline uint32_t close_rel(uint32_t rel, uint32_t span, uint32_t allm) noexcept nogil:
+    """The relevant cards out from the marks `rel`: in each suit, every card out at or above
+    the lowest mark, extended down across the move classes `span` (see search)."""
+    cdef uint32_t out = 0, r, sp, holes
+    cdef int s, l
+    for s in range(4):
+        r = (rel >> (8 * s)) & 0xFF
+        if r == 0:
+            continue
+        l = 0
+        while not (r & ((<uint32_t>1) << l)):
+            l += 1
+        sp = (span >> (8 * s)) & 0xFF
+        if l > 0 and (sp >> (l - 1)) & 1:
+            holes = ~sp & (((<uint32_t>1) << l) - 1)
+            l = top_bit(holes) + 1 if holes else 0
+        out |= (((<uint32_t>0xFF << l) & 0xFF) << (8 * s)) & allm
+    return out
+
+
+cdef inline uint32_t bounds_rel(Ctx* c, bint leader_side) noexcept nogil:
+    """The ranks a sure-trick bound (quick_tricks, trump_bounds) compared, as marks (see
+    search): the trump suit down to the top trump of the side without the highest trump (with
+    one side alone holding trumps, down to the lower of its two seats' top trumps: partner's
+    trumps above the leader's); for the leader side's bound, also each side suit in which the
+    leader holds a card at or above every other seat's, down to the others' top card (the
+    leader's sure winners).  A side suit without such a card adds nothing to quick_tricks,
+    whatever its small cards.  The counts of these bounds depend otherwise on suit lengths
+    (in the key) only.  A bound that compares other ranks must add them here."""
+    cdef uint32_t ns, ew, sm, r = 0, others
+    cdef int s, a, b, p = c.to_move
+    if c.trump >= 0:
+        sm = SUITMASK[c.trump]
+        ns = (c.m1[0] | c.m1[2]) & sm
+        ew = (c.m1[1] | c.m1[3]) & sm
+        if ns and ew:
+            a = top_bit(ns)
+            b = top_bit(ew)
+        elif ns:
+            a = top_bit(c.m1[0] & sm)
+            b = top_bit(c.m1[2] & sm)
+        else:
+            a = top_bit(c.m1[1] & sm)
+            b = top_bit(c.m1[3] & sm)
+        if a >= 0 and b >= 0:
+            r = (<uint32_t>1) << (a if a < b else b)
+    if leader_side:
+        others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+        for s in range(4):
+            if s == c.trump:
+                continue
+            sm = SUITMASK[s]
+            b = top_bit(others & sm)
+            if b >= 0 and top_bit(c.m1[p] & sm) >= b:
+                r |= (<uint32_t>1) << b
+    return r
+
+
 # ---------------------------------------------------------------------------------------------
 # Moves
-
-cdef inline int top_bit(uint32_t x) noexcept nogil:
-    return 31 - __builtin_clz(x) if x else -1
-
 
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
@@ -452,17 +678,17 @@ cdef inline int last_trick(Ctx* c) noexcept nogil:
 
 
 cdef inline int rel_move(Ctx* c, int e) noexcept nogil:
-    """A card as (suit slot << 3 | its rank among the cards still out in that suit)."""
+    """A card as (suit slot << 3 | how many cards still out in that suit rank above it)."""
     cdef int s = e >> 3
     cdef uint32_t a = ((c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]) >> (8 * s)) & 0xFF
-    return (s << 3) | popcount(a & (((<uint32_t>1) << (e & 7)) - 1))
+    return (s << 3) | popcount(a >> ((e & 7) + 1))
 
 
 cdef inline int abs_move(Ctx* c, int r) noexcept nogil:
     """Inverse of rel_move for the current hands (-1 if no such card is out)."""
     cdef int s = r >> 3, j = r & 7, b
     cdef uint32_t a = ((c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]) >> (8 * s)) & 0xFF
-    for b in range(8):
+    for b in range(7, -1, -1):
         if a & ((<uint32_t>1) << b):
             if j == 0:
                 return 8 * s + b
@@ -618,29 +844,67 @@ cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
 cdef int search(Ctx* c, int need, int left) noexcept nogil:
     """Fail-soft null-window search: can North-South take at least `need` of the `left` tricks
     still to finish?  Returns v: when v >= need, NS can take at least v; when v < need, NS can
-    take at most v."""
+    take at most v.
+
+    Sets c.rel to the cards the result depends on (marks: in each suit, the result holds for
+    every position with the same leader, the same suit lengths per seat and the same owners of
+    the cards out at or above the suit's lowest mark).  At a trick boundary these are turned
+    into the relevant ranks a TT slot stores.  Why the bound carries over to such a position Q
+    from the position P searched: Q's play copies P's proof card for card -- the same card for
+    a relevant one, any small card of the same seat and suit for a small one (the lengths
+    agree, so both exist) -- and every trick goes to the same seat, because
+    - the winner of a trick that beat a card of its own suit (an equal copy played later
+      included) is marked; a small card wins only a trick with no other card of its suit,
+      which stays so in Q;
+    - a result from below (the next trick's search, a TT slot, a sure-trick bound, the last
+      trick) brings its own marks; a cut node takes the cutting move's, an all node the union;
+    - at an all node, each card Q may play must have a searched move of P to copy: the search
+      plays one card per class of equivalent cards (gen_moves), so no class may straddle the
+      lowest mark.  An all node adds the span of each class (the card down to the lowest card
+      of the seat with no other seat's card out between: a superset of the class) to c.span,
+      and the trick's boundary extends the mark down across any span it cuts (close_rel).  A
+      cut node's proof plays one card, which Q has too (the same, or a small one).  So a
+      trick's winner is marked with its whole class where needed, like DDS's winning rank and
+      sequence."""
     cdef int moves[16]
     cdef int sure[2]
-    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best
-    cdef uint32_t bit
-    cdef uint64_t h = 0, key[3]
-    cdef Entry* ent
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k
+    cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
+    cdef uint32_t own[5]
+    cdef uint64_t h = 0, key = 0, xh = 0
+    cdef uint64_t xkey[3]
+    cdef Bucket* bk = NULL
+    cdef Slot* ent
+    cdef Entry* xent
     cdef bint ns, boundary
     cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
     cdef uint32_t s_tmask
     cdef bint from_m2
     if need <= 0:
+        c.rel = 0
         return 0
     if need > left:
+        c.rel = 0
         return left
     c.nodes += 1
+    # every card counts unless a return below says less: a bound returned without its own
+    # marks stays sound, only less general
+    c.rel = 0xFFFFFFFFu
     boundary = c.ntrick == 0
     if boundary:
         if left == 1:
-            return 1 if (last_trick(c) & 1) == 0 else 0
-        make_key(c, key)
+            ws = last_trick(c)
+            e = top_bit(c.m1[ws])
+            others = c.m1[(ws + 1) & 3] | c.m1[(ws + 2) & 3] | c.m1[(ws + 3) & 3]
+            c.rel = ((<uint32_t>1) << e) if others & SUITMASK[e >> 3] else 0
+            return 1 if (ws & 1) == 0 else 0
+        make_key(c, xkey)
+        xh = hash_key3(xkey)
+        __builtin_prefetch(&c.tt[xh & c.tt_mask])     # its bucket loads while we bound
+        key = tt_key(c, left)
         h = hash_key(key)
-        __builtin_prefetch(&c.tt[h & c.tt_mask])     # its bucket loads while we bound
+        bk = &c.gt[h & c.gt_mask]
+        __builtin_prefetch(bk)
         # partner's top trumps come on top of the leader's cashing; each side's sure trumps
         qt = quick_tricks(c) + trump_bounds(c, sure)
         if sure[c.to_move & 1] > qt:
@@ -649,22 +913,45 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
         if (c.to_move & 1) == 0:
             if qt >= need:
+                c.rel = bounds_rel(c, 1)
                 return qt
             if left - tops < need:
+                c.rel = bounds_rel(c, 0)
                 return left - tops
         else:
             if left - qt < need:
+                c.rel = bounds_rel(c, 1)
                 return left - qt
             if tops >= need:
+                c.rel = bounds_rel(c, 0)
                 return tops
-        ent = tt_find(c, key, h)
-        if ent != NULL:
-            if ent.lb >= need:
-                return ent.lb
-            if ent.ub < need:
-                return ent.ub
-            if ent.best != 255:
-                hint = abs_move(c, ent.best)
+        allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+        top = top_layout(allm)
+        xent = tt_find(c, xkey, xh)
+        if xent != NULL:
+            if xent.lb >= need:
+                c.rel = from_top(nibbles_rel(xent.rel_lb), allm, top)
+                return xent.lb
+            if xent.ub < need:
+                c.rel = from_top(nibbles_rel(xent.rel_ub), allm, top)
+                return xent.ub
+            if xent.best != 255:
+                hint = abs_move(c, xent.best)
+        tt_owners(c, allm, top, own)
+        if bk.key == key:
+            for k in range(NSLOT):
+                ent = &bk.slot[k]
+                if ent.used and slot_match(ent, own):
+                    if ent.lb >= need:
+                        c.rel = from_top(ent.rel, allm, top)
+                        return ent.lb
+                    if ent.ub < need:
+                        c.rel = from_top(ent.rel, allm, top)
+                        return ent.ub
+                    if hint < 0 and ent.best != 255:
+                        hint = abs_move(c, ent.best)
+        saved_span = c.span
+        c.span = 0
     p = c.to_move
     ns = (p & 1) == 0
     best = -1 if ns else 99
@@ -695,13 +982,20 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         if c.ntrick == c.trick_size:
             ws = c.win_seat
             won = 1 if (ws & 1) == 0 else 0
+            # the winner beat a card of its suit (an equal copy counts): its rank is relevant
+            mark = 0
+            if popcount(c.trick_mask & SUITMASK[c.win_bit >> 3]) >= 2 or \
+                    popcount(c.trick_mask) < c.trick_size:
+                mark = (<uint32_t>1) << c.win_bit
             c.ntrick = 0
             c.trick_mask = 0
             c.to_move = ws
             v = won + search(c, need - won, left - 1)
+            mark |= c.rel
         else:
             c.to_move = c.nxt[p]
             v = search(c, need, left)
+            mark = c.rel
         c.ntrick = s_ntrick
         c.led_suit = s_led
         c.win_seat = s_ws
@@ -716,6 +1010,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             if v > best:
                 best = v
             if v >= need:
+                acc = mark
                 if boundary:
                     cut = rel_move(c, e)
                 break
@@ -723,11 +1018,33 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             if v < best:
                 best = v
             if v < need:
+                acc = mark
                 if boundary:
                     cut = rel_move(c, e)
                 break
+        acc |= mark
+    else:
+        # an all node: the span of each move's class (see the docstring), p's cards below it
+        # down to the first card of another seat.  (A cut node's proof plays its one card:
+        # in Q the same card, or a small one of the same suit.)
+        others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+        for i in range(n):
+            bit = (<uint32_t>1) << moves[i]
+            below = (bit - 1) & SUITMASK[moves[i] >> 3]
+            run = c.m1[p] & below
+            o = others & below
+            if o:
+                run &= ~((((<uint32_t>1) << top_bit(o)) << 1) - 1)
+            if run:
+                c.span |= bit - (run & (~run + 1))
     if boundary:
-        tt_store(c, key, h, left, best, best >= need, cut)
+        acc = close_rel(acc, c.span, allm)
+        c.span = saved_span
+        o = to_top(acc, allm, top)
+        tt_store_exact(c, xkey, xh, left, best, best >= need, cut, rel_nibbles(o))
+        if o != top:        # it holds for other positions too
+            gt_store(c, bk, key, own, o, left, best, best >= need, cut)
+    c.rel = acc
     return best
 
 
@@ -765,8 +1082,8 @@ cdef int setup(Ctx* c, const uint8_t* counts, int strain, int leader, int out,
         add_to_trick(c, p, LAYOUT[strain][trick[k]])
         p = c.nxt[p]
     c.to_move = p
-    # a new configuration (strain, seat out) gets a new stamp; entries of others are stale
-    c.stamp = (<uint32_t>(strain + 1)) | ((<uint32_t>(out + 1)) << 4) | (c.stamp & 0xFFFFFF00u)
+    # the configuration (strain, seat out) is part of every TT key
+    c.stamp = (<uint32_t>(strain + 1)) | ((<uint32_t>(out + 1)) << 4)
     return suit_len(c, p, 0xFFFFFFFFu)
 
 
@@ -863,7 +1180,8 @@ cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int o
 # Python face (thin; the public API is bideuchre.search.solve)
 
 cdef class Solver:
-    """A search context with its own transposition table of ``2**tt_bits`` entries.
+    """A search context with its own transposition tables: ``2**tt_bits`` exact entries of 32
+    bytes, and a partition table of an eighth of that memory.
 
     Not thread-safe: one Solver per thread.  Counts are per seat, per card id (4 × 24, uint8).
     """
@@ -889,7 +1207,8 @@ cdef class Solver:
 
     def clear(self):
         """Forget every stored bound (entries are also kept apart by strain and seat out)."""
-        self.c.stamp = (self.c.stamp & 0xFFFFFF00u) + 0x100u
+        memset(self.c.tt, 0, (self.c.tt_mask + 1) * sizeof(Entry))
+        memset(self.c.gt, 0, (self.c.gt_mask + 1) * sizeof(Bucket))
 
     def solve(self, const uint8_t[:, ::1] counts, int strain, int leader, int out=-1,
               trick=(), int guess=-1):

@@ -1,0 +1,82 @@
+"""Two builds of the core side by side: the same DD tables, interleaved, in one process each.
+
+    python benchmarks/compare_builds.py OLD_CHECKOUT NEW_CHECKOUT [--deck double48] [--deals 0,2,3]
+
+Each checkout needs its own built venv (``OLD_CHECKOUT/.venv``, e.g. the base commit cloned into
+/tmp and ``pip install -e .`` there).  One worker process per build solves the deals of
+``bench_solve.py`` (same seeds; single24: the real deals, preset racehorse) in turn, the order
+of the two alternating from deal to deal, so both see the same machine load.  Prints per deal
+the milliseconds per table and the nodes of each build, then the medians, the median ratios
+(new/old) and the ratio of total nodes.  Stops if any table differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+WORKER = r'''
+import json, sys, time
+sys.path.insert(0, "benchmarks")
+from bench_solve import random_deals, ROOT
+from bideuchre.notation import Deal
+from bideuchre.search.solve import dd_table, get_solver
+deck, preset, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if deck == "single24":
+    words = (ROOT / "positions/sources/real_deals_single24.txt").read_text().split()
+    deals = [Deal.from_pbn(" ".join(words[i:i + 4])) for i in range(0, 4 * n, 4)]
+else:
+    deals = random_deals(deck, n, int(deck[-2:]))
+for line in sys.stdin:
+    d = deals[int(line)]
+    s = get_solver(d.deck)
+    s.reset_nodes()
+    t = time.perf_counter()
+    tab = dd_table(d, preset)
+    t = time.perf_counter() - t
+    print(json.dumps([t, s.nodes, tab.array().tolist()]), flush=True)
+'''
+
+PRESET = {"single24": "racehorse", "double32": "double32", "double48": "double48"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--deck", default="double48", choices=sorted(PRESET))
+    ap.add_argument("--deals", default="0,1,2,3,4", help="deal numbers, comma-separated")
+    a = ap.parse_args()
+    idx = [int(x) for x in a.deals.split(",")]
+    n = max(idx) + 1
+    builds = [a.old, a.new]
+    procs = [subprocess.Popen([b + "/.venv/bin/python", "-c", WORKER, a.deck, PRESET[a.deck], str(n)],
+                              cwd=b, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for b in builds]
+    res: list[list] = [[], []]
+    for q, i in enumerate(idx):
+        out = {}
+        for j in ([0, 1] if q % 2 == 0 else [1, 0]):
+            procs[j].stdin.write(f"{i}\n")
+            procs[j].stdin.flush()
+            out[j] = json.loads(procs[j].stdout.readline())
+        if out[0][2] != out[1][2]:
+            sys.exit(f"deal {i}: the tables differ: {out[0][2]} vs {out[1][2]}")
+        for j in (0, 1):
+            res[j].append(out[j][:2])
+        print(f"deal {i}: {out[0][0] * 1e3:.1f} ms {out[0][1]:,} nodes | {out[1][0] * 1e3:.1f} ms "
+              f"{out[1][1]:,} nodes", flush=True)
+    for j in (0, 1):
+        print(f"{builds[j]}: median {statistics.median(x[0] for x in res[j]) * 1e3:.1f} ms a table, "
+              f"{statistics.median(x[1] for x in res[j]):,.0f} nodes")
+    rt = statistics.median(b[0] / o[0] for o, b in zip(*res))
+    rn = statistics.median(b[1] / o[1] for o, b in zip(*res))
+    tn = sum(x[1] for x in res[1]) / sum(x[1] for x in res[0])
+    print(f"new/old: time median ratio {rt:.3f}, nodes median ratio {rn:.3f}, total nodes {tn:.3f}")
+
+
+if __name__ == "__main__":
+    main()
