@@ -327,6 +327,18 @@ def with_rules(obj: dict, preset) -> dict:
 DOUBLE_DUMMY = "double dummy: every hand visible, best play by all"
 
 
+def cards_text(cards) -> "Text":
+    """Cards in a row with coloured suit symbols (``♠A ♥10``), for tables."""
+    from rich.text import Text
+
+    t = Text()
+    for i, c in enumerate(cards):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(c))
+    return t
+
+
 def hand_text(cards: Iterable[int]) -> Text:
     """A hand as four lines, one per suit, with coloured suit symbols (``♠ A K 9``)."""
     from rich.text import Text

@@ -10,7 +10,7 @@ import typer
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import (DOUBLE_DUMMY, card_text, compass, guard, out, preset_with_rules, print_json,
+from .common import (DOUBLE_DUMMY, card_text, cards_text, compass, guard, out, preset_with_rules, print_json,
                      refuse_file, rule_option, with_rules)
 from .solve_cmd import _load_deal, _make_position, rules_text
 
@@ -24,16 +24,6 @@ if TYPE_CHECKING:
 REPLAY_ASSUMES = (DOUBLE_DUMMY + "; a ✗ card lost tricks against that, yet with the hands "
                   "hidden it may have been a sensible card")
 
-
-def _cards_text(cards) -> "Text":
-    from rich.text import Text
-
-    t = Text()
-    for i, c in enumerate(cards):
-        if i:
-            t.append(" ")
-        t.append_text(card_text(c))
-    return t
 
 
 def _trick_text(tr: "TrickLine") -> "Text":
@@ -66,7 +56,7 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
             + f" · trick {pos.trick_number}")
     out.print(info, soft_wrap=True)
     if pos.played:
-        out.print(Text("played: ") + _cards_text(pos.played))
+        out.print(Text("played: ") + cards_text(pos.played))
     if pos.trick:
         t = Text("on the table: ")
         for i, (seat, card) in enumerate(pos.trick):
@@ -90,7 +80,7 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
     tab.add_column("verdict", justify="left")
     for cv in ex.cards:
         mark = Text("best", style="bold green") if cv.optimal else Text(f"loses {cv.cost}", style="red")
-        tab.add_row(card_text(cv.card), _cards_text(cv.equivalent), str(cv.tricks[Side.NS]),
+        tab.add_row(card_text(cv.card), cards_text(cv.equivalent), str(cv.tricks[Side.NS]),
                     str(cv.tricks[Side.EW]), mark)
     out.print(tab)
     out.print("NS, EW: the tricks each side takes over the hand if that card is played; same as: "
@@ -149,7 +139,7 @@ def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "
         if st.cost:
             note.append(f"✗ −{st.cost} for {st.seat.side.name}", style="bold red")
             note.append("  better: ")
-            note.append_text(_cards_text(st.best))
+            note.append_text(cards_text(st.best))
         if st.winner is not None:
             if note:
                 note.append("  ")

@@ -13,12 +13,10 @@ import typer
 from bideuchre.notation import counted, format_hand
 from bideuchre.rules import RulesError, Seat, Side, get_deck, parse_seat
 
-from .common import (BadInput, card_text, err, guard, out, preset_with_rules, print_json, rule_option,
+from .common import (BadInput, card_text, cards_text, err, guard, out, preset_with_rules, print_json, rule_option,
                      simple_table, with_rules)
 
 if TYPE_CHECKING:       # NumPy, the core and rich load when a command runs (start-up stays light)
-    from rich.text import Text
-
     from bideuchre.analysis.play import PlayAdvice, SDReview
 
 # The difference between the two judgements, in one plain sentence (issue 13, §2).
@@ -33,16 +31,6 @@ def register(app: typer.Typer) -> None:
     app.command("play", short_help="Single-dummy advice: what to lead or play from one seat's view "
                 "(the unseen cards dealt every consistent way, or sampled).")(play_command)
 
-
-def _cards_text(cards) -> Text:
-    from rich.text import Text
-
-    t = Text()
-    for i, c in enumerate(cards):
-        if i:
-            t.append(" ")
-        t.append_text(card_text(c))
-    return t
 
 
 def _known(items: List[str]) -> dict:
@@ -143,7 +131,7 @@ def show_play(adv: PlayAdvice) -> None:
         tab.add_column("±best", justify="right", no_wrap=True)
     for k, c in enumerate(adv.cards):
         mark = Text(" ◀", style="bold green") if k == 0 else Text(" ≈", style="yellow") if c.close else Text("")
-        row = [card_text(c.card) + mark, _cards_text(c.equivalent), f"{c.tricks:.2f}"]
+        row = [card_text(c.card) + mark, cards_text(c.equivalent), f"{c.tricks:.2f}"]
         if not adv.exact:
             row.append(f"{c.se:.2f}")
         if adv.bid is not None:
@@ -224,7 +212,7 @@ def show_single_dummy(rec, an, rev: SDReview, score=None, preset=None, why: str 
         loss = "" if sd.deals == 0 else (f"{sd.loss:.2f}" + ("" if sd.exact else f"±{sd.se:.2f}"))
         tab.add_row(str(st.trick) if st.trick != prev else "", st.seat.name, card_text(st.card),
                     f"−{st.cost}" if st.cost else "", loss, verdict,
-                    _cards_text(sd.best) if sd.loss > 0 or sd.verdict else Text(""),
+                    cards_text(sd.best) if sd.loss > 0 or sd.verdict else Text(""),
                     end_section=st.winner is not None)
         prev = st.trick
     out.print(tab)

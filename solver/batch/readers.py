@@ -306,13 +306,7 @@ def _generate_block(block: tuple[int, int, int], seed: int, deck: DeckForm, fixe
     for i in range(lo, hi):
         j = i - b * GEN_BLOCK
         d = int(dealers[j]) if dealers is not None else i % 4 if dealer == "rotate" else dealer
-        hands: list = [None] * 4
-        for s, cards in fixed.items():
-            hands[s] = cards
-        row = rows[j].tolist()
-        for k, s in enumerate(free):
-            hands[s] = row[k * h:(k + 1) * h]
-        rec = Record(i, i + 1, Deal(hands, deck, d), {"seed": seed})
+        rec = Record(i, i + 1, Deal(row_hands(rows[j], fixed, free, h), deck, d), {"seed": seed})
         prepare(rec)
         out.append(rec)
     return out
@@ -331,6 +325,18 @@ def block_rows(seed: int, block: int, rest: np.ndarray,
     rng = np.random.default_rng([seed, block])
     rows = rng.permuted(np.tile(rest, (GEN_BLOCK, 1)), axis=1)
     return rows, (rng.integers(0, 4, size=GEN_BLOCK) if random_dealers else None)
+
+
+def row_hands(row: np.ndarray, fixed: dict, free: list, hand: int) -> list:
+    """The four hands of one row of the generation stream: the fixed seats' hands, and the free
+    seats (in seat order) taking consecutive slices of ``hand`` cards of the row."""
+    hands: list = [None] * 4
+    for s, cards in fixed.items():
+        hands[s] = cards
+    cards = row.tolist()
+    for k, s in enumerate(free):
+        hands[s] = cards[k * hand:(k + 1) * hand]
+    return hands
 
 
 def rest_of_deck(deck: DeckForm, fixed: dict) -> np.ndarray:

@@ -36,7 +36,7 @@ from ..analysis.conditions import Condition
 from ..notation import Deal, counted
 from ..rules import DeckForm, Seat, get_deck
 from .base import BatchError
-from .readers import GEN_BLOCK, BadLine, Record, block_rows, parse_dealer, rest_of_deck
+from .readers import GEN_BLOCK, BadLine, Record, block_rows, parse_dealer, rest_of_deck, row_hands
 
 MIN_TRIES = 1_000_000            # the budget of tries is at least this ...
 TRIES_PER_DEAL = 10_000          # ... and this many per deal asked (acceptance down to 0.01%)
@@ -144,12 +144,7 @@ def generate_where(n: int, seed: int, deck: DeckForm | str = "single24",
             ok = np.flatnonzero(where.evaluate_counts(_block_counts(rows[:usable], free, fixed_counts, h)))
         for j in ok.tolist():
             if i >= start:
-                hands: list = [None] * 4
-                for s, cards in fixed.items():
-                    hands[s] = cards
-                row = rows[j].tolist()
-                for k, s in enumerate(free):
-                    hands[s] = row[k * h:(k + 1) * h]
+                hands = row_hands(rows[j], fixed, free, h)
                 if dealer == "rotate":
                     who = Seat(i % 4)
                 elif dealer == "random":
