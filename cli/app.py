@@ -299,7 +299,7 @@ def _plain_metavars(command) -> None:
                 # Typer shows an argument's type beside its name whatever its metavar: 0.29
                 # asks display_type_rich, 0.28 the type's own metavar (else "<str>")
                 param.display_type_rich = lambda ctx: None
-                param.type = _plain_text_type()
+                param.type = _plain_text_type(param.type)
     original = command.get_help_option
 
     def get_help_option(ctx):
@@ -313,11 +313,11 @@ def _plain_metavars(command) -> None:
         _plain_metavars(sub)
 
 
-def _plain_text_type():
-    """Click's text type, shown with no type name beside an argument in the help."""
-    import click
+def _plain_text_type(base):
+    """The text type ``base`` (Click's, or the copy of Click that typer 0.28 bundles: click
+    itself need not be installed), shown with no type name beside an argument in the help."""
 
-    class PlainText(click.types.StringParamType):
+    class PlainText(type(base)):
         def get_metavar(self, param, ctx=None):
             return ""
 

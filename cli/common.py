@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
@@ -153,11 +154,23 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+def _finite(obj):
+    """``obj`` with every NaN or infinite float as null: the output stays valid JSON (RFC 8259
+    has no NaN or Infinity; ``json.dumps`` would write them)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def print_json(obj) -> None:
     """One JSON document on stdout (plain, no markup), with the schema version."""
     if isinstance(obj, dict) and "schema" not in obj:
         obj = {"schema": SCHEMA, **obj}
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(_finite(obj), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 

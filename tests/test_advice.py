@@ -578,3 +578,17 @@ def test_model_evaluated_in_slices_gives_the_same_ratings(monkeypatch):
     monkeypatch.setattr(rating, "EVAL_SLICE", 7)
     sliced = advise("AJ.KQ..JT", "E", "N", "standard", "", samples=60, seed=8, workers=1)
     assert sliced.to_json() == whole.to_json()
+
+
+def test_one_deal_gives_valid_json_without_a_standard_error():
+    """With one deal a paired difference has no standard error: JSON null (it printed
+    ``Infinity``, which is not JSON) and words in the text, never ``± inf``."""
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert "Infinity" not in res.stdout and "NaN" not in res.stdout
+    obj = json.loads(res.stdout)
+    assert obj["samples"] == 1 and obj["difference_se"] is None
+    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1"])
+    assert res.exit_code == 0 and "inf" not in res.stdout.replace("info", "")

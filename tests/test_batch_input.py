@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -298,3 +301,28 @@ def test_generated_dealers_rotate_or_random(tmp_path):
     src.write_text(real_deals(1)[0] + "\n")
     r = run_cli(str(src), "--dealer", "rotate")
     assert r.exit_code == 2 and "--dealer rotate needs --generate" in r.output
+
+
+def test_overwrite_never_removes_a_device_or_a_pipe(tmp_path):
+    """``-o FIFO --overwrite`` wrote a regular file in the pipe's place (as root, ``-o /dev/full
+    --overwrite`` replaced the device): a device or a pipe holds no results to protect, so it is
+    written to and never removed; npz/parquet (assembled and renamed into place) refuse it, and
+    so does --resume."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(real_deals(3)) + "\n")
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    r = run_cli(str(src), "-p", "racehorse", "-o", str(fifo), "--overwrite", "--no-summary")
+    reader.join(timeout=60)
+    assert r.exit_code == 0, r.output
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)            # still the pipe
+    assert len([ln for ln in got[0].splitlines() if ln.strip()]) == 3
+    for fmt in ("npz", "parquet"):
+        r = run_cli(str(src), "-p", "racehorse", "-o", str(fifo), "--format", fmt, "--overwrite")
+        assert r.exit_code == 2 and "not a regular file" in r.output
+    r = run_cli(str(src), "-p", "racehorse", "-o", str(fifo), "--resume")
+    assert r.exit_code == 2 and "not a regular file" in r.output
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

@@ -160,3 +160,21 @@ def test_explain_record_opens_the_position_before_a_trick():
     assert too_far.exit_code == 2 and "after the recorded play" in too_far.stderr
     both = run("explain", DEAL, "--record", PTN)
     assert both.exit_code == 2
+
+
+def test_the_base_install_needs_no_click():
+    """The base install brings numpy, typer and rich only; typer 0.28 bundles its own copy of
+    Click, so the CLI must not import ``click`` itself (it did: every command failed after
+    ``pip install -e .``).  Run with ``click`` made unimportable wherever typer does not need it."""
+    from importlib.metadata import requires
+
+    typer_needs_click = any(r.replace(" ", "").lower().startswith("click") for r in (requires("typer") or []))
+    block = "" if typer_needs_click else "sys.modules['click'] = None; "
+    code = (f"import sys; {block}from bideuchre.cli.app import main; "
+            "main(['solve', 'N:JT.Q.J9.J Q.JT..KQT AK9.K.AQ. .A9.KT.A9', '--preset', 'racehorse', '--json'])")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["table"]["N"]["H"] == 2
+    helped = subprocess.run([sys.executable, "-c", f"import sys; {block}from bideuchre.cli.app import main; "
+                             "main(['solve', '--help'])"], capture_output=True, text=True)
+    assert helped.returncode == 0 and "DEAL" in helped.stdout and "<str>" not in helped.stdout

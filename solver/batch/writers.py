@@ -37,6 +37,9 @@ def check_output(path, resume: bool, overwrite: bool = False) -> None:
         raise BatchError("give either --resume (finish the output) or --overwrite (start again)")
     if resume and path in (None, "-"):
         raise BatchError("--resume needs --output FILE (results on stdout cannot be resumed)")
+    if resume and os.path.exists(path) and not os.path.isfile(path):
+        raise BatchError(f"--resume: output {str(path)!r} is not a regular file (a device or a pipe "
+                         "holds nothing to finish)")
 
 
 
@@ -106,12 +109,14 @@ class Writer:
             self._remove()
 
     def _exists(self) -> bool:
-        """Whether the output holds anything (an empty file, as a failed start leaves, does
-        not count)."""
-        return self.path.exists() and (not self.path.is_file() or self.path.stat().st_size > 0)
+        """Whether the output holds results: a regular file that is not empty (an empty file,
+        as a failed start leaves, does not count).  A device or a pipe (``-o /dev/null``, a
+        FIFO) holds none: it is written to, and never removed."""
+        return self.path.is_file() and self.path.stat().st_size > 0
 
     def _remove(self) -> None:
-        self.path.unlink()
+        if self.path.is_file():         # never a device or a pipe (--overwrite as root)
+            self.path.unlink()
 
     def _resume(self) -> None:
         raise NotImplementedError
@@ -342,6 +347,9 @@ class _PartsWriter(Writer):
     def __init__(self, path, *args, **kw):
         if path in (None, "-"):
             raise BatchError(f"--format {self.fmt} needs --output FILE")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise BatchError(f"--format {self.fmt}: output {str(path)!r} is not a regular file (it is "
+                             "assembled from parts and renamed into place)")
         self.parts = Path(str(path) + ".parts")
         self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
         super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
@@ -353,7 +361,7 @@ class _PartsWriter(Writer):
         return super()._exists() or (self.parts.exists() and any(self.parts.iterdir()))
 
     def _remove(self) -> None:
-        if self.path.exists():
+        if self.path.is_file():
             self.path.unlink()
         if self.parts.exists():
             shutil.rmtree(self.parts)

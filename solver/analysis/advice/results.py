@@ -3,6 +3,8 @@ per strain, and the :class:`Advice` that holds them with how the sampling ended.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -132,7 +134,8 @@ class Advice:
         r, u = self.recommend, self.runner_up
         return (f"too close to call: {action_label(r)} {r.ev:+.2f} vs {action_label(u)} "
                 f"{(u.ev if u.exact else u.ev_max):+.2f}, difference {small(self.difference)} ± "
-                f"{small(self.difference_se)}")
+                + (small(self.difference_se) if math.isfinite(self.difference_se)
+                   else "? (one deal: no standard error)"))
 
     def to_json(self) -> dict:
         d = {"seed": self.seed, "samples": self.samples, "preset": self.preset.name,
@@ -150,7 +153,8 @@ class Advice:
         d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds}
         d["runner_up"] = None if self.runner_up is None else self.runner_up.action
         d["difference"] = round(self.difference, 4)
-        d["difference_se"] = round(self.difference_se, 4)
+        # null with one deal: a standard error needs two (JSON has no Infinity)
+        d["difference_se"] = round(self.difference_se, 4) if math.isfinite(self.difference_se) else None
         d["close"] = self.close
         if self.known:
             d["known"] = {s.name: format_hand(c) for s, c in self.known.items()}
