@@ -227,9 +227,10 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             labels.append(where)
     known_map = {}
     for item in known:
-        if ":" not in item:
-            raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS, like 'E:SA HK'")
-        s, cs = item.split(":", 1)
+        sep = ":" if ":" in item else "=" if "=" in item else None     # as play's --known
+        if sep is None:
+            raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS or SEAT=CARDS, like 'E:SA HK'")
+        s, cs = item.split(sep, 1)
         known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
     total_hint = (len(deal_list) if deal_list is not None else
                   samples if samples is not None else default_samples(p))

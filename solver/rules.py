@@ -617,22 +617,22 @@ class Preset:
                         "first three pass: the dealer must bid"),
             TableOption("min_bid", self.min_bid, f"1..{top}", "lowest number bid (tricks)"),
             TableOption("penalty", "bid" if self.set_penalty is None else self.set_penalty,
-                        "bid, or points ≥ 0", "a set side loses the bid, or this"),
+                        "bid, or points 0..999999999", "a set side loses the bid, or this"),
         ]
         if self.target is not None:
-            opts.append(TableOption("target", self.target, "points ≥ 1", "score that wins the game"))
+            opts.append(TableOption("target", self.target, "points 1..999999999", "score that wins the game"))
         if self.hands is not None:
-            opts.append(TableOption("hands", self.hands, "≥ 1", "hands in a game"))
+            opts.append(TableOption("hands", self.hands, "1..999999999", "hands in a game"))
         for b in self.lone_bids:
             if not _is_option_bid(b):
-                opts.append(TableOption(_lone_key(b.name), b.value, "points ≥ 1",
+                opts.append(TableOption(_lone_key(b.name), b.value, "points 1..999999999",
                                         f"lone bid {b.name}: points, won or lost"))
         if "lone_exchange" in self.extra:
             k = self.extra.get("lone_exchange")
             opts.append(TableOption("lone_exchange", "off" if k is None else k, f"off, or 0..{self.tricks}",
                                     "adds lone bid lone-k: k cards blind each way"))
             v = self.extra.get("lone_value")
-            opts.append(TableOption("lone_value", "2x" if v is None else v, "2x, or points ≥ 1",
+            opts.append(TableOption("lone_value", "2x" if v is None else v, "2x, or points 1..999999999",
                                     "its points, won or lost (2x: 2 × tricks)"))
         return opts
 
