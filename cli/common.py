@@ -352,6 +352,19 @@ def cards_text(cards) -> "Text":
     return t
 
 
+def trick_text(trick, prefix: str = "") -> "Text":
+    """The cards on the table, each after its seat (``N ♠A  E ♠9``), after ``prefix``."""
+    from rich.text import Text
+
+    t = Text(prefix)
+    for i, (seat, card) in enumerate(trick):
+        if i:
+            t.append("  ")
+        t.append(seat.name + " ", style="cyan")
+        t.append_text(card_text(card))
+    return t
+
+
 def hand_text(cards: Iterable[int]) -> Text:
     """A hand as four lines, one per suit, with coloured suit symbols (``♠ A K 9``)."""
     from rich.text import Text

@@ -10,7 +10,7 @@ import typer
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import (DOUBLE_DUMMY, card_text, cards_text, compass, guard, out, preset_with_rules, print_json,
+from .common import (DOUBLE_DUMMY, card_text, cards_text, trick_text, compass, guard, out, preset_with_rules, print_json,
                      refuse_file, rule_option, with_rules)
 from .solve_cmd import _load_deal, _make_position, rules_text
 
@@ -58,13 +58,7 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
     if pos.played:
         out.print(Text("played: ") + cards_text(pos.played))
     if pos.trick:
-        t = Text("on the table: ")
-        for i, (seat, card) in enumerate(pos.trick):
-            if i:
-                t.append("  ")
-            t.append(seat.name + " ", style="cyan")
-            t.append_text(card_text(card))
-        out.print(t)
+        out.print(trick_text(pos.trick, "on the table: "))
     v = ex.value
     out.print(f"DD value: [bold]NS {v[Side.NS]}[/bold] · [bold]EW {v[Side.EW]}[/bold] "
               f"(tricks over the whole hand)")

@@ -13,7 +13,7 @@ import typer
 from bideuchre.notation import counted, format_hand
 from bideuchre.rules import RulesError, Seat, Side, get_deck, parse_seat
 
-from .common import (BadInput, card_text, cards_text, err, guard, out, preset_with_rules, print_json, rule_option,
+from .common import (BadInput, card_text, cards_text, trick_text, err, guard, out, preset_with_rules, print_json, rule_option,
                      simple_table, with_rules)
 
 if TYPE_CHECKING:       # NumPy, the core and rich load when a command runs (start-up stays light)
@@ -101,13 +101,7 @@ def show_play(adv: PlayAdvice) -> None:
     out.print(" · ".join(bits), soft_wrap=True)
     info = f"trick {v.won[Side.NS] + v.won[Side.EW] + 1} · won NS {v.won[Side.NS]} EW {v.won[Side.EW]}"
     if v.trick:
-        t = Text(info + " · on the table: ")
-        for i, (s, c) in enumerate(v.trick):
-            if i:
-                t.append("  ")
-            t.append(s.name + " ", style="cyan")
-            t.append_text(card_text(c))
-        out.print(t)
+        out.print(trick_text(v.trick, info + " · on the table: "))
     else:
         out.print(info + (" · opening lead" if not v.played else " · to lead"))
     voids = [f"{s.name} {' '.join('♠♥♦♣'[u] for u in sorted(v.voids[s]))}" for s in Seat if v.voids[s]]
