@@ -46,7 +46,7 @@ def test_portable_build_matches_reference(tmp_path):
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, tmp_path / name)
     for f in (ROOT / "solver").rglob("*"):
-        if f.suffix in (".py", ".pyx", ".pxd"):
+        if f.suffix in (".py", ".pyx", ".pxd", ".pxi"):
             dest = tmp_path / f.relative_to(ROOT)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(f, dest)

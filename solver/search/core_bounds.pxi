@@ -1,0 +1,187 @@
+# Included by _search.pyx (one C module: the compiler inlines across these files).
+# Sure-trick bounds at a trick boundary, and the ranks they compare.
+
+# ---------------------------------------------------------------------------------------------
+# Bounds
+
+cdef inline uint32_t bounds_rel(Ctx* c, bint leader_side) noexcept nogil:
+    """The ranks a sure-trick bound (quick_tricks, trump_bounds) compared, as marks (see
+    search): the trump suit down to the top trump of the side without the highest trump (with
+    one side alone holding trumps, down to the lower of its two seats' top trumps: partner's
+    trumps above the leader's); for the leader side's bound, also each side suit in which the
+    leader holds a card at or above every other seat's, down to the others' top card (the
+    leader's sure winners).  A side suit without such a card adds nothing to quick_tricks,
+    whatever its small cards.  The counts of these bounds depend otherwise on suit lengths
+    (in the key) only.  A bound that compares other ranks must add them here."""
+    cdef uint32_t ns, ew, sm, r = 0, others
+    cdef int s, a, b, p = c.to_move
+    if c.trump >= 0:
+        sm = SUITMASK[c.trump]
+        ns = (c.m1[0] | c.m1[2]) & sm
+        ew = (c.m1[1] | c.m1[3]) & sm
+        if ns and ew:
+            a = top_bit(ns)
+            b = top_bit(ew)
+        elif ns:
+            a = top_bit(c.m1[0] & sm)
+            b = top_bit(c.m1[2] & sm)
+        else:
+            a = top_bit(c.m1[1] & sm)
+            b = top_bit(c.m1[3] & sm)
+        if a >= 0 and b >= 0:
+            r = (<uint32_t>1) << (a if a < b else b)
+    if leader_side:
+        others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+        for s in range(4):
+            if s == c.trump:
+                continue
+            sm = SUITMASK[s]
+            b = top_bit(others & sm)
+            if b >= 0 and top_bit(c.m1[p] & sm) >= b:
+                r |= (<uint32_t>1) << b
+    return r
+
+
+cdef inline int suit_len(Ctx* c, int q, uint32_t sm) noexcept nogil:
+    """Cards (copies counted) seat q holds among the cards of mask sm (a suit, or some of
+    q's cards)."""
+    return popcount(c.m1[q] & sm) + popcount(c.m2[q] & sm)
+
+
+cdef inline uint32_t sure_top(uint32_t mine, uint32_t others) noexcept nogil:
+    """The cards of `mine` (one seat's, one suit) at least every card of `others` (the other
+    seats' of that suit): led, each wins (the first played of identical cards wins)."""
+    if others:
+        return mine & ~(((<uint32_t>1) << top_bit(others)) - 1)
+    return mine
+
+
+cdef int quick_tricks(Ctx* c) noexcept nogil:
+    """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
+    for the leader's side).  A card is sure when it is at least every other remaining card of
+    its suit (the first played of identical cards wins), so nobody, partner included, takes
+    the lead from it.  Under a trump suit, a side-suit winner counts only for as many rounds as
+    every other player who can still ruff must follow suit (else a ruff, or a forced ruff by
+    partner, takes the lead).  The leader cashes the sure trumps first (t of them, each a
+    trick): every other hand follows to each of those rounds while it holds trumps, so only a
+    hand holding more than t trumps can ruff afterwards -- and such a hand followed trumps
+    every round, so its cards of the side suits are all still there to be counted (and while a
+    side suit is cashed it follows that suit, so the other side suits keep its cards too).
+
+    Length winners (DDS's QuickTricks counts them too).  Theorem: if the leader's sure cards
+    of a suit number k (copies counted) and every other hand holds at most k cards of it, then
+    every card the leader holds in it wins a trick, keeping the lead, provided nobody can ruff
+    after the others' cards of the suit are gone.  Proof: each of the k rounds cashing the
+    sure cards wins for the leader, and every other hand must follow suit while it can, one
+    card a round, so after k rounds none holds a card of the suit; each of the leader's further
+    cards of the suit is then the only card of its suit in its trick, and wins it unless a
+    trump is played to it.  "Nobody can ruff" holds in no trump, when no other hand holds a
+    trump, and -- for a side suit -- when the leader's sure trumps were cashed first (counted
+    in this bound) and they outnumber every other hand's trumps, partner's included: each
+    other hand followed suit to every one of those rounds, so its trumps are gone.  The trump
+    suit itself is the same argument with no ruff possible.  The sum over suits stays a bound
+    because the leader keeps the lead throughout and each card counted is a distinct card of
+    the leader's (at most one trick each)."""
+    cdef int p = c.to_move, s, k, lim, o, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
+    cdef int tl[4]
+    cdef uint32_t sm, top, tm
+    cdef int total = 0
+    cdef bint no_ruff = c.trump < 0
+    cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+    if c.trump >= 0:
+        tm = SUITMASK[c.trump]
+        top = sure_top(c.m1[p] & tm, others & tm)
+        t_top = suit_len(c, p, top)
+        for o in range(1, 4):
+            tl[o] = suit_len(c, (p + o) & 3, tm)
+        opp_t = tl[1] if tl[1] > tl[3] else tl[3]
+        part_t = tl[2]
+        total = t_top
+        if t_top >= opp_t and t_top >= part_t:
+            # every other hand's trumps fall under the sure ones: all the leader's trumps win
+            # and no side-suit card of the leader's can be ruffed afterwards
+            no_ruff = 1
+            if t_top:
+                total = suit_len(c, p, tm)
+    for s in range(4):
+        if s == c.trump:
+            continue
+        sm = SUITMASK[s]
+        if (c.m1[p] & sm) == 0:
+            continue
+        top = sure_top(c.m1[p] & sm, others & sm)
+        k = suit_len(c, p, top)
+        if k == 0:
+            continue
+        if no_ruff:
+            # length winners: the others run out of the suit under the k sure cards
+            mo = suit_len(c, (p + 1) & 3, sm)
+            len_o = suit_len(c, (p + 2) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            len_o = suit_len(c, (p + 3) & 3, sm)
+            if len_o > mo:
+                mo = len_o
+            if k >= mo:
+                k = suit_len(c, p, sm)
+        else:
+            # the hands that can still ruff once the leader's sure trumps are cashed: those
+            # holding more trumps than that (each followed to every trump round)
+            lim = k
+            for o in range(1, 4):
+                if tl[o] > t_top:
+                    len_o = suit_len(c, (p + o) & 3, sm)
+                    if len_o < lim:
+                        lim = len_o
+            k = lim
+        total += k
+    return total
+
+
+cdef inline int trumps_above(Ctx* c, int q, uint32_t tm, int t) noexcept nogil:
+    """Seat q's trumps (mask tm; copies counted) strictly above effective bit t (all if t < 0)."""
+    cdef uint32_t mine = c.m1[q] & tm
+    if t >= 0:
+        mine &= ~((((<uint32_t>1) << t) << 1) - 1)
+    return suit_len(c, q, mine)
+
+
+cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
+    """Sure tricks through trumps.  Sets sure[0] (NS) and sure[1] (EW) and returns the trumps
+    of the leader's partner above every other seat's trumps.
+
+    Every card of a hand is played by the end of the hand, one a trick, and a trump above
+    every trump of the other side wins the trick it is played to for its side (a higher trump
+    in it can only be partner's).  So a side takes at least as many tricks as either of its
+    hands holds such trumps (copies counted; a copy of the same card on the other side ties,
+    and a tie goes to whoever plays first, so only strictly higher trumps count).  With the
+    other side out of trumps, that is the longer trump holding of the side.
+
+    Partner's trumps above every other trump, the leader's included, win whenever played and
+    never fall under the leader's cashing: they add to the leader's quick tricks."""
+    cdef uint32_t tm
+    cdef int q, k, t, pp, part = 0
+    cdef int top[4]
+    sure[0] = sure[1] = 0
+    if c.trump < 0:
+        return 0
+    tm = SUITMASK[c.trump]
+    for q in range(4):
+        top[q] = top_bit(c.m1[q] & tm)
+    for q in range(4):
+        if top[q] < 0:
+            continue
+        t = top[(q + 1) & 3] if top[(q + 1) & 3] > top[(q + 3) & 3] else top[(q + 3) & 3]
+        k = trumps_above(c, q, tm, t)
+        if k > sure[q & 1]:
+            sure[q & 1] = k
+    pp = (c.to_move + 2) & 3
+    if top[pp] >= 0:
+        t = top[c.to_move]
+        if top[(pp + 1) & 3] > t:
+            t = top[(pp + 1) & 3]
+        if top[(pp + 3) & 3] > t:
+            t = top[(pp + 3) & 3]
+        if top[pp] > t:
+            part = trumps_above(c, pp, tm, t)
+    return part

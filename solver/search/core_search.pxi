@@ -1,0 +1,211 @@
+# Included by _search.pyx (one C module: the compiler inlines across these files).
+# The alpha-beta search.
+
+# ---------------------------------------------------------------------------------------------
+# Search
+
+cdef int search(Ctx* c, int need, int left) noexcept nogil:
+    """Fail-soft null-window search: can North-South take at least `need` of the `left` tricks
+    still to finish?  Returns v: when v >= need, NS can take at least v; when v < need, NS can
+    take at most v.
+
+    Sets c.rel to the cards the result depends on (marks: in each suit, the result holds for
+    every position with the same leader, the same suit lengths per seat and the same owners of
+    the cards out at or above the suit's lowest mark).  At a trick boundary these are turned
+    into the relevant ranks a TT slot stores.  Why the bound carries over to such a position Q
+    from the position P searched: Q's play copies P's proof card for card -- the same card for
+    a relevant one, any small card of the same seat and suit for a small one (the lengths
+    agree, so both exist) -- and every trick goes to the same seat, because
+    - the winner of a trick that beat a card of its own suit (an equal copy played later
+      included) is marked; a small card wins only a trick with no other card of its suit,
+      which stays so in Q;
+    - a result from below (the next trick's search, a TT slot, a sure-trick bound, the last
+      trick) brings its own marks; a cut node takes the cutting move's, an all node the union;
+    - at an all node, each card Q may play must have a searched move of P to copy: the search
+      plays one card per class of equivalent cards (gen_moves), so no class may straddle the
+      lowest mark.  An all node adds the span of each class (the card down to the lowest card
+      of the seat with no other seat's card out between: a superset of the class) to c.span,
+      and the trick's boundary extends the mark down across any span it cuts (close_rel).  A
+      cut node's proof plays one card, which Q has too (the same, or a small one).  So a
+      trick's winner is marked with its whole class where needed, like DDS's winning rank and
+      sequence."""
+    cdef int moves[16]
+    cdef int sure[2]
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k
+    cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
+    cdef uint32_t own[5]
+    cdef uint64_t h = 0, key = 0, xh = 0
+    cdef uint64_t xkey[3]
+    cdef Bucket* bk = NULL
+    cdef Slot* ent
+    cdef Entry* xent
+    cdef bint ns, boundary
+    cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
+    cdef uint32_t s_tmask
+    cdef bint from_m2
+    if need <= 0:
+        c.rel = 0
+        return 0
+    if need > left:
+        c.rel = 0
+        return left
+    c.nodes += 1
+    # every card counts unless a return below says less: a bound returned without its own
+    # marks stays sound, only less general
+    c.rel = 0xFFFFFFFFu
+    boundary = c.ntrick == 0
+    if boundary:
+        if left == 1:
+            ws = last_trick(c)
+            e = top_bit(c.m1[ws])
+            others = c.m1[(ws + 1) & 3] | c.m1[(ws + 2) & 3] | c.m1[(ws + 3) & 3]
+            c.rel = ((<uint32_t>1) << e) if others & SUITMASK[e >> 3] else 0
+            return 1 if (ws & 1) == 0 else 0
+        make_key(c, xkey)
+        xh = hash_key3(xkey)
+        __builtin_prefetch(&c.tt[xh & c.tt_mask])     # its bucket loads while we bound
+        key = tt_key(c, left)
+        h = hash_key(key)
+        bk = &c.gt[h & c.gt_mask]
+        __builtin_prefetch(bk)
+        # partner's top trumps come on top of the leader's cashing; each side's sure trumps
+        qt = quick_tricks(c) + trump_bounds(c, sure)
+        if sure[c.to_move & 1] > qt:
+            qt = sure[c.to_move & 1]
+        tops = sure[(c.to_move & 1) ^ 1]
+        # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
+        if (c.to_move & 1) == 0:
+            if qt >= need:
+                c.rel = bounds_rel(c, 1)
+                return qt
+            if left - tops < need:
+                c.rel = bounds_rel(c, 0)
+                return left - tops
+        else:
+            if left - qt < need:
+                c.rel = bounds_rel(c, 1)
+                return left - qt
+            if tops >= need:
+                c.rel = bounds_rel(c, 0)
+                return tops
+        allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+        top = top_layout(allm)
+        xent = tt_find(c, xkey, xh)
+        if xent != NULL:
+            if xent.lb >= need:
+                c.rel = from_top(nibbles_rel(xent.rel_lb), allm, top)
+                return xent.lb
+            if xent.ub < need:
+                c.rel = from_top(nibbles_rel(xent.rel_ub), allm, top)
+                return xent.ub
+            if xent.best != 255:
+                hint = abs_move(c, xent.best)
+        tt_owners(c, allm, top, own)
+        if bk.key == key:
+            for k in range(NSLOT):
+                ent = &bk.slot[k]
+                if ent.used and slot_match(ent, own):
+                    if ent.lb >= need:
+                        c.rel = from_top(ent.rel, allm, top)
+                        return ent.lb
+                    if ent.ub < need:
+                        c.rel = from_top(ent.rel, allm, top)
+                        return ent.ub
+                    if hint < 0 and ent.best != 255:
+                        hint = abs_move(c, ent.best)
+        saved_span = c.span
+        c.span = 0
+    p = c.to_move
+    ns = (p & 1) == 0
+    best = -1 if ns else 99
+    n = gen_moves(c, p, moves)
+    if hint >= 0:
+        for i in range(1, n):
+            if moves[i] == hint:
+                while i > 0:
+                    moves[i] = moves[i - 1]
+                    i -= 1
+                moves[0] = hint
+                break
+    s_ntrick = c.ntrick
+    s_led = c.led_suit
+    s_ws = c.win_seat
+    s_wb = c.win_bit
+    s_tm = c.to_move
+    s_tmask = c.trick_mask
+    for i in range(n):
+        e = moves[i]
+        bit = (<uint32_t>1) << e
+        from_m2 = (c.m2[p] & bit) != 0
+        if from_m2:
+            c.m2[p] ^= bit
+        else:
+            c.m1[p] ^= bit
+        add_to_trick(c, p, e)
+        if c.ntrick == c.trick_size:
+            ws = c.win_seat
+            won = 1 if (ws & 1) == 0 else 0
+            # the winner beat a card of its suit (an equal copy counts): its rank is relevant
+            mark = 0
+            if popcount(c.trick_mask & SUITMASK[c.win_bit >> 3]) >= 2 or \
+                    popcount(c.trick_mask) < c.trick_size:
+                mark = (<uint32_t>1) << c.win_bit
+            c.ntrick = 0
+            c.trick_mask = 0
+            c.to_move = ws
+            v = won + search(c, need - won, left - 1)
+            mark |= c.rel
+        else:
+            c.to_move = c.nxt[p]
+            v = search(c, need, left)
+            mark = c.rel
+        c.ntrick = s_ntrick
+        c.led_suit = s_led
+        c.win_seat = s_ws
+        c.win_bit = s_wb
+        c.to_move = s_tm
+        c.trick_mask = s_tmask
+        if from_m2:
+            c.m2[p] |= bit
+        else:
+            c.m1[p] |= bit
+        if ns:
+            if v > best:
+                best = v
+            if v >= need:
+                acc = mark
+                if boundary:
+                    cut = rel_move(c, e)
+                break
+        else:
+            if v < best:
+                best = v
+            if v < need:
+                acc = mark
+                if boundary:
+                    cut = rel_move(c, e)
+                break
+        acc |= mark
+    else:
+        # an all node: the span of each move's class (see the docstring), p's cards below it
+        # down to the first card of another seat.  (A cut node's proof plays its one card:
+        # in Q the same card, or a small one of the same suit.)
+        others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+        for i in range(n):
+            bit = (<uint32_t>1) << moves[i]
+            below = (bit - 1) & SUITMASK[moves[i] >> 3]
+            run = c.m1[p] & below
+            o = others & below
+            if o:
+                run &= ~((((<uint32_t>1) << top_bit(o)) << 1) - 1)
+            if run:
+                c.span |= bit - (run & (~run + 1))
+    if boundary:
+        acc = close_rel(acc, c.span, allm)
+        c.span = saved_span
+        o = to_top(acc, allm, top)
+        tt_store_exact(c, xkey, xh, left, best, best >= need, cut, rel_nibbles(o))
+        if o != top:        # it holds for other positions too
+            gt_store(c, bk, key, own, o, left, best, best >= need, cut)
+    c.rel = acc
+    return best
