@@ -66,6 +66,14 @@ def check_ref(seconds: float, seed: int) -> int:
     return 0
 
 
+def _find_oracle() -> str:
+    for up in ROOT.parents:
+        src = up / "shared" / "tools" / "ddoracle" / "dd.c"
+        if src.exists():
+            return str(src)
+    return "../shared/tools/ddoracle/dd.c"
+
+
 def _oracle_binary(source: str) -> str:
     src = Path(source)
     if os.access(src, os.X_OK) and src.suffix != ".c":
@@ -144,7 +152,8 @@ def main() -> int:
     o.add_argument("--seed", type=int, default=1)
     o.add_argument("--lone", type=float, default=0.3)
     o.add_argument("--played", type=int, default=0)
-    o.add_argument("--dd", default=str(ROOT.parent / "shared" / "tools" / "ddoracle" / "dd.c"))
+    o.add_argument("--dd", default=_find_oracle(), help="dd.c or a built dd (default: the first "
+                   "shared/tools/ddoracle/dd.c above the project, e.g. ../shared)")
     n = sub.add_parser("nodes")
     n.add_argument("--deck", default="double48", choices=sorted(PRESET))
     n.add_argument("--deals", default="0,2,3,4")
