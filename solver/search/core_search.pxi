@@ -28,8 +28,20 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
       and the trick's boundary extends the mark down across any span it cuts (close_rel).  A
       cut node's proof plays one card, which Q has too (the same, or a small one).  So a
       trick's winner is marked with its whole class where needed, like DDS's winning rank and
-      sequence."""
+      sequence.
+
+    Small cards are searched once (DDS's lowest winning rank, in MakeNext).  When a card x of
+    p's in suit s has been searched without a cut and lies below the lowest mark of its result
+    in s (the marks closed over the current trick's classes so far, as close_rel does), every
+    other card y of p's in s below that mark is skipped: P after y agrees with P after x on
+    every relevant card (x and y, both small, change places between p's hand and the trick;
+    lengths and the cards above the mark are the same), and the trick goes the same way -- a
+    card that beat x in its suit is marked, so above y too, and x itself won only as the one
+    card of its suit -- so x's proof copies to P after y and x's bound holds for y.  The node
+    keeps x's marks, so a position Q agreeing with P above the final lowest mark (no higher
+    than x's) finds, for each small card it may play, x or a skipped card whose proof is x's."""
     cdef int moves[16]
+    cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int sure[2]
     cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
@@ -133,8 +145,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     s_wb = c.win_bit
     s_tm = c.to_move
     s_tmask = c.trick_mask
+    small[0] = small[1] = small[2] = small[3] = 0
     for i in range(n):
         e = moves[i]
+        if (e & 7) < small[e >> 3]:
+            continue        # a small card: the proof of a searched one holds for it
         bit = (<uint32_t>1) << e
         from_m2 = (c.m2[p] & bit) != 0
         if from_m2:
@@ -186,6 +201,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                     cut = rel_move(c, e)
                 break
         acc |= mark
+        su = e >> 3
+        k = (mark >> (8 * su)) & 0xFF
+        k = lowest_kept(k, (c.span >> (8 * su)) & 0xFF) if k else 8
+        if (e & 7) < k and k > small[su]:
+            small[su] = k
     else:
         # an all node: the span of each move's class (see the docstring), p's cards below it
         # down to the first card of another seat.  (A cut node's proof plays its one card:

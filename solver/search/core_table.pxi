@@ -290,21 +290,29 @@ cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, 
             e.ub = <int8_t>value
 
 
+cdef inline int lowest_kept(uint32_t r, uint32_t sp) noexcept nogil:
+    """The order (0-7) within a suit's byte from which the cards are relevant, given the suit's
+    marks r (not zero) and its move classes sp (see search): the lowest mark, extended down
+    across a class that straddles it."""
+    cdef uint32_t holes
+    cdef int l = 0
+    while not (r & ((<uint32_t>1) << l)):
+        l += 1
+    if l > 0 and (sp >> (l - 1)) & 1:
+        holes = ~sp & (((<uint32_t>1) << l) - 1)
+        l = top_bit(holes) + 1 if holes else 0
+    return l
+
+
 cdef inline uint32_t close_rel(uint32_t rel, uint32_t span, uint32_t allm) noexcept nogil:
     """The relevant cards out from the marks `rel`: in each suit, every card out at or above
     the lowest mark, extended down across the move classes `span` (see search)."""
-    cdef uint32_t out = 0, r, sp, holes
+    cdef uint32_t out = 0, r
     cdef int s, l
     for s in range(4):
         r = (rel >> (8 * s)) & 0xFF
         if r == 0:
             continue
-        l = 0
-        while not (r & ((<uint32_t>1) << l)):
-            l += 1
-        sp = (span >> (8 * s)) & 0xFF
-        if l > 0 and (sp >> (l - 1)) & 1:
-            holes = ~sp & (((<uint32_t>1) << l) - 1)
-            l = top_bit(holes) + 1 if holes else 0
+        l = lowest_kept(r, (span >> (8 * s)) & 0xFF)
         out |= (((<uint32_t>0xFF << l) & 0xFF) << (8 * s)) & allm
     return out
