@@ -135,8 +135,9 @@ def count_nodes(deck: str, which: list[int]) -> int:
         t = time.perf_counter() - t
         digest.update(repr(tab.array().tolist()).encode())
         total += s.nodes
-        print(f"deal {i}: {s.nodes:,} nodes, {t * 1e3:,.0f} ms")
-    print(f"{deck} deals {','.join(map(str, which))}: {total:,} nodes, tables md5 {digest.hexdigest()}")
+        if len(which) <= 20:
+            print(f"deal {i}: {s.nodes:,} nodes, {t * 1e3:,.0f} ms")
+    print(f"{deck} {len(which)} deals: {total:,} nodes, tables md5 {digest.hexdigest()}")
     return 0
 
 
@@ -156,13 +157,17 @@ def main() -> int:
                    "shared/tools/ddoracle/dd.c above the project, e.g. ../shared)")
     n = sub.add_parser("nodes")
     n.add_argument("--deck", default="double48", choices=sorted(PRESET))
-    n.add_argument("--deals", default="0,2,3,4")
+    n.add_argument("--deals", default="0,2,3,4", help="indices and ranges, e.g. 0,2-4")
     a = ap.parse_args()
     if a.cmd == "ref":
         return check_ref(a.seconds, a.seed)
     if a.cmd == "oracle":
         return check_oracle(a.deck, a.deals, a.seed, a.lone, a.played, a.dd)
-    return count_nodes(a.deck, [int(x) for x in a.deals.split(",")])
+    which = []
+    for part in a.deals.split(","):
+        lo, _, hi = part.partition("-")
+        which += list(range(int(lo), int(hi or lo) + 1))
+    return count_nodes(a.deck, which)
 
 
 if __name__ == "__main__":
