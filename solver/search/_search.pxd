@@ -11,7 +11,7 @@ cdef struct Entry:        # 32 bytes: a bucket of two is one cache line
     uint16_t rel_ub      # of the top ranks out (see Slot)
 
 cdef enum:
-    NSLOT = 2            # slots per bucket of the partition table
+    NSLOT = 64           # slots per bucket of the partition table
 
 cdef struct Slot:         # 28 bytes: one stored bound and the set of positions it holds for
     uint32_t own[5]      # owners of the relevant ranks, each suit top-aligned in its byte (bit
@@ -21,10 +21,10 @@ cdef struct Slot:         # 28 bytes: one stored bound and the set of positions 
     int8_t lb            # lower bound on NS tricks from here
     int8_t ub            # upper bound on NS tricks from here
     uint8_t best         # best lead, as (suit slot << 3 | rank from the top among the cards out)
-    uint8_t used
 
-cdef struct Bucket:       # 64 bytes, one cache line: positions of one suit-length pattern
+cdef struct Bucket:       # the positions of one suit-length pattern: 8 + 8 + 64 * 28 bytes
     uint64_t key         # lengths per seat and suit (copies counted), tricks left, leader, strain, seat out
+    uint32_t n           # slots in use (a prefix of slot[])
     Slot slot[NSLOT]
 
 cdef struct Ctx:

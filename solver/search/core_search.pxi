@@ -114,9 +114,9 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 hint = abs_move(c, xent.best)
         tt_owners(c, allm, top, own)
         if bk.key == key:
-            for k in range(NSLOT):
+            for k in range(<int>bk.n):
                 ent = &bk.slot[k]
-                if ent.used and slot_match(ent, own):
+                if slot_match(ent, own):
                     if ent.lb >= need:
                         c.rel = from_top(ent.rel, allm, top)
                         return ent.lb

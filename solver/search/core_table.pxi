@@ -243,9 +243,9 @@ cdef inline bint slot_match(const Slot* e, const uint32_t* own) noexcept nogil:
 cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, uint32_t rel,
                           int left, int value, bint lower, int best) noexcept nogil:
     """Record a bound for the positions agreeing with `own` on the relevant ranks `rel`
-    (top-aligned).  The same set already stored gets the bound added; otherwise a free slot,
-    else the slot of the narrowest set (it serves the fewest positions).  A bucket of another
-    length pattern is taken over."""
+    (top-aligned).  The same set already stored gets the bound added; otherwise the next free
+    slot, else the slot of the narrowest set (it serves the fewest positions).  A bucket of
+    another length pattern is taken over."""
     cdef int i, k = -1, w = -1, pc
     cdef Slot* e
     cdef uint32_t o[5]
@@ -253,33 +253,30 @@ cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, 
         o[i] = own[i] & rel
     if b.key != key:
         b.key = key
-        for i in range(NSLOT):
-            b.slot[i].used = 0
-    for i in range(NSLOT):
+        b.n = 0
+    for i in range(<int>b.n):
         e = &b.slot[i]
-        if not e.used:
-            if k < 0:
-                k = i
-                w = 99
-            continue
         if e.rel == rel and e.own[0] == o[0] and e.own[1] == o[1] and e.own[2] == o[2] \
                 and e.own[3] == o[3] and e.own[4] == o[4]:
             k = i
+            w = 99
             break
         pc = popcount(e.rel)
         if pc >= w:
             k = i
             w = pc
-    e = &b.slot[k]
-    if not e.used or e.rel != rel or e.own[0] != o[0] or e.own[1] != o[1] or e.own[2] != o[2] \
-            or e.own[3] != o[3] or e.own[4] != o[4]:
+    if w != 99:                     # a new set: the next free slot, else the narrowest's
+        if b.n < NSLOT:
+            k = b.n
+            b.n += 1
+        e = &b.slot[k]
         for i in range(5):
             e.own[i] = o[i]
         e.rel = rel
         e.lb = 0
         e.ub = <int8_t>left
         e.best = 255
-        e.used = 1
+    e = &b.slot[k]
     if best != 255:
         e.best = <uint8_t>best
     if lower:
