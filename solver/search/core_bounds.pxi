@@ -13,8 +13,8 @@ cdef inline uint32_t bounds_rel(Ctx* c, bint leader_side) noexcept nogil:
     leader's sure winners).  A side suit without such a card adds nothing to quick_tricks,
     whatever its small cards.  The counts of these bounds depend otherwise on suit lengths
     (in the key) only.  A bound that compares other ranks must add them here."""
-    cdef uint32_t ns, ew, sm, r = 0, others
-    cdef int s, a, b, p = c.to_move
+    cdef uint32_t ns, ew, sm, r = 0
+    cdef int s, a, b
     if c.trump >= 0:
         sm = SUITMASK[c.trump]
         ns = (c.m1[0] | c.m1[2]) & sm
@@ -31,15 +31,47 @@ cdef inline uint32_t bounds_rel(Ctx* c, bint leader_side) noexcept nogil:
         if a >= 0 and b >= 0:
             r = (<uint32_t>1) << (a if a < b else b)
     if leader_side:
-        others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
         for s in range(4):
-            if s == c.trump:
-                continue
-            sm = SUITMASK[s]
-            b = top_bit(others & sm)
-            if b >= 0 and top_bit(c.m1[p] & sm) >= b:
-                r |= (<uint32_t>1) << b
+            if s != c.trump:
+                r |= side_rel(c, s)
     return r
+
+
+cdef inline uint32_t side_rel(Ctx* c, int s) noexcept nogil:
+    """The marks of the leader's sure cards in side suit s (quick_tricks): the others' top
+    card of s when the leader holds a card at or above it, else none."""
+    cdef int p = c.to_move, b
+    cdef uint32_t sm = SUITMASK[s]
+    b = top_bit((c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & sm)
+    if b >= 0 and top_bit(c.m1[p] & sm) >= b:
+        return (<uint32_t>1) << b
+    return 0
+
+
+cdef inline int leader_bound(Ctx* c, int* per, int base, int want) noexcept nogil:
+    """The leader side's sure tricks (base from trumps, per[s] from side suit s: see
+    quick_tricks) counted only as far as `want` needs, and c.rel set to the marks of what was
+    counted: the trump marks (bounds_rel without the side suits) and, largest first, the side
+    suits added until the count reaches want.  Returns the count (>= want when base plus every
+    suit reaches it).  The leader may cash just those suits (after the trumps): each suit's
+    tricks in quick_tricks are argued on their own, so any subset is a bound, and it holds
+    for every position agreeing on lengths and on the marked ranks."""
+    cdef int amt = base, s, k, m
+    cdef uint32_t r = bounds_rel(c, 0)
+    while amt < want:
+        k = -1
+        m = 0
+        for s in range(4):
+            if per[s] > m:
+                m = per[s]
+                k = s
+        if k < 0:
+            break
+        r |= side_rel(c, k)
+        amt += m
+        per[k] = 0
+    c.rel = r
+    return amt
 
 
 cdef inline int suit_len(Ctx* c, int q, uint32_t sm) noexcept nogil:
@@ -56,7 +88,7 @@ cdef inline uint32_t sure_top(uint32_t mine, uint32_t others) noexcept nogil:
     return mine
 
 
-cdef int quick_tricks(Ctx* c) noexcept nogil:
+cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
     for the leader's side).  A card is sure when it is at least every other remaining card of
     its suit (the first played of identical cards wins), so nobody, partner included, takes
@@ -81,7 +113,10 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
     other hand followed suit to every one of those rounds, so its trumps are gone.  The trump
     suit itself is the same argument with no ruff possible.  The sum over suits stays a bound
     because the leader keeps the lead throughout and each card counted is a distinct card of
-    the leader's (at most one trick each)."""
+    the leader's (at most one trick each).
+
+    Returns the total; per[s] gets side suit s's part of it (0 for the trump suit): the rest
+    comes from the trumps."""
     cdef int p = c.to_move, s, k, lim, o, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
     cdef int tl[4]
     cdef uint32_t sm, top, tm
@@ -104,6 +139,7 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
             if t_top:
                 total = suit_len(c, p, tm)
     for s in range(4):
+        per[s] = 0
         if s == c.trump:
             continue
         sm = SUITMASK[s]
@@ -134,6 +170,7 @@ cdef int quick_tricks(Ctx* c) noexcept nogil:
                     if len_o < lim:
                         lim = len_o
             k = lim
+        per[s] = k
         total += k
     return total
 

@@ -43,6 +43,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int moves[16]
     cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int sure[2]
+    cdef int per[4]
     cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
     cdef uint32_t own[5]
@@ -81,22 +82,24 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         bk = &c.gt[h & c.gt_mask]
         __builtin_prefetch(bk)
         # partner's top trumps come on top of the leader's cashing; each side's sure trumps
-        qt = quick_tricks(c) + trump_bounds(c, sure)
+        qt = quick_tricks(c, per)
+        k = qt - per[0] - per[1] - per[2] - per[3] + trump_bounds(c, sure)   # from trumps
+        qt = k + per[0] + per[1] + per[2] + per[3]
         if sure[c.to_move & 1] > qt:
-            qt = sure[c.to_move & 1]
+            qt = k = sure[c.to_move & 1]
+            per[0] = per[1] = per[2] = per[3] = 0
         tops = sure[(c.to_move & 1) ^ 1]
-        # bounds on NS tricks: the leader's side takes at least qt, the other side at least tops
+        # bounds on NS tricks: the leader's side takes at least qt, the other side at least
+        # tops; a cut by qt counts (and marks) only the suits it needs (leader_bound)
         if (c.to_move & 1) == 0:
             if qt >= need:
-                c.rel = bounds_rel(c, 1)
-                return qt
+                return leader_bound(c, per, k, need)
             if left - tops < need:
                 c.rel = bounds_rel(c, 0)
                 return left - tops
         else:
             if left - qt < need:
-                c.rel = bounds_rel(c, 1)
-                return left - qt
+                return left - leader_bound(c, per, k, left - need + 1)
             if tops >= need:
                 c.rel = bounds_rel(c, 0)
                 return tops
