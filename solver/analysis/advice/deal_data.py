@@ -183,14 +183,16 @@ def lone_possible_bid(counts: np.ndarray, preset: Preset, seat: int, strain: int
     if k == 0:
         return ~bad.any(axis=1)
     gfix = P >= T
-    ok = np.zeros(S, dtype=bool)
-    for sub in range(16):               # the suits mended by gifts
-        g = np.array([(sub >> u) & 1 for u in range(4)], dtype=bool)
-        by_gift = bad & g[None, :]
-        by_discard = bad & ~g[None, :]
-        ok |= ((~by_gift | gfix).all(axis=1) & (by_gift.sum(axis=1) <= k)
-               & (np.where(by_discard, mine, 0).sum(axis=1) <= k))
-    return ok
+    # every split of the bad suits at once: _SUBSETS[g, u] is suit u mended by gifts in split g
+    by_gift = bad[:, None, :] & _SUBSETS[None]
+    by_discard = bad[:, None, :] & ~_SUBSETS[None]
+    fits = ((~by_gift | gfix[:, None, :]).all(axis=2) & (by_gift.sum(axis=2) <= k)
+            & (np.where(by_discard, mine[:, None, :], 0).sum(axis=2) <= k))
+    return fits.any(axis=1)
+
+
+#: The 16 subsets of the four suits, ``(16, 4)`` bool (row g: bit u of g).
+_SUBSETS = np.array([[(g >> u) & 1 for u in range(4)] for g in range(16)], dtype=bool)
 
 
 def _cards_of(row: np.ndarray) -> list:
