@@ -206,11 +206,12 @@ def _dominant_choices(cards: Sequence[int], strain: int, k: int, highest: bool) 
     to lay down) or the highest (cards to give) of each effective suit dominate: a lone hand
     with a higher card of a suit in place of a lower one takes every trick whenever it did.
     Sorted tuples; one per way of spreading k over the suits."""
+    es, rv = _ES[strain], _RV[strain]      # effective_suit, rank_order + 1 (same order)
     groups: dict = {}
     for c in cards:
-        groups.setdefault(int(effective_suit(c, strain)), []).append(c)
+        groups.setdefault(es[c], []).append(c)
     for u in groups:
-        groups[u].sort(key=lambda c: rank_order(c, strain), reverse=highest)
+        groups[u].sort(key=lambda c: rv[c], reverse=highest)
     suits = sorted(groups)
     out: list = []
 
@@ -311,7 +312,7 @@ def _laid_down_made(preset: Preset, counts: np.ndarray, me: int, leader: int, lb
         for c in d:
             rest.remove(c)
         kept.append(rest)
-    ktops = {st: [_suit_tops_of(r, st) for r in kept] for st in strains}
+    ktops = {st: np.array([_suit_tops_of(r, st) for r in kept]) for st in strains}
     searcher = _lone_searcher(preset)
     for i in range(S):
         c = counts[i]
@@ -319,19 +320,20 @@ def _laid_down_made(preset: Preset, counts: np.ndarray, me: int, leader: int, lb
         for k, st in enumerate(strains):
             gifts = _dominant_choices(pc, st, lb.give, highest=True)
             tp = tops.get(st)
-            opp = None if tp is None else tp[i].tolist()
-            gtops = [_suit_tops_of(g, st) for g in gifts] if opp is not None else None
+            if tp is not None:
+                # the filter of _no_bad_suit for every (choice, gift) at once: the lone hand's
+                # top of each suit is the higher of the kept and the given cards' tops
+                top = np.maximum(ktops[st][:, None, :],
+                                 np.array([_suit_tops_of(g, st) for g in gifts])[None, :, :])
+                fine = ((top == 0) | (top >= tp[i][None, None, :])).all(axis=2)
             for ci, d in enumerate(choices):
                 base = c.copy()
                 for card in d:
                     base[me, card] -= 1
                 base[partner] = 0
-                kt = ktops[st][ci]
                 for gi, g in enumerate(gifts):
-                    if opp is not None:
-                        gt = gtops[gi]
-                        if not all(max(kt[u], gt[u]) == 0 or max(kt[u], gt[u]) >= opp[u] for u in range(4)):
-                            continue
+                    if tp is not None and not fine[ci, gi]:
+                        continue
                     fc = base.copy()
                     for card in g:
                         fc[me, card] += 1
