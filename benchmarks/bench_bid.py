@@ -323,27 +323,33 @@ def settle(preset, hand, k) -> None:
     rng = np.random.default_rng(0)
     others = [s for s in plan.dd if s != me]
 
-    def share(seats, lo_of, hi_of) -> float:
+    def share(seats, lo_of, hi_of, lone_open: bool = False) -> float:
         dl, dh = dd.copy(), dd.copy()
+        ll, lh = lt.copy(), lt.copy()
         for s in seats:
             dl[:, s], dh[:, s] = lo_of(dd[:, s]), hi_of(dd[:, s])
-        m = IntervalModel(SimpleNamespace(**base, dd_lo=dl, dd_hi=dh, lt_lo=lt, lt_hi=lt), Seat(me))
+            if lone_open:                       # "every trick alone?" not asked: 0 … n tricks
+                ll[:, s], lh[:, s] = 0, n
+        m = IntervalModel(SimpleNamespace(**base, dd_lo=dl, dd_hi=dh, lt_lo=ll, lt_hi=lh), Seat(me))
         ok = np.ones(S, dtype=bool)
         for c in calls:
             ok &= m.settled(*c)
         for _ in range(3):                      # settled: the exact model agrees anywhere in the box
-            for x, y in zip(outcomes(rng.integers(dl, dh + 1), lt), truth):
+            for x, y in zip(outcomes(rng.integers(dl, dh + 1), rng.integers(ll, lh + 1)), truth):
                 if not (x[:, ok] == y[:, ok]).all():
                     raise SystemExit("interval model unsound")
         return float(ok.mean())
 
     full = (lambda t: 0 * t, lambda t: 0 * t + n)
     near = (lambda t: np.maximum(t - 1, 0), lambda t: np.minimum(t + 1, n))
+    exact = (lambda t: t, lambda t: t)
     parts = [f"{Seat(s).name} alone {share([s], *full):.0%}" for s in others]
     print(f"  settled without exact DD tricks of the other seats ({S} deals): "
           + ", ".join(parts) + (f"; all {', '.join(Seat(s).name for s in others)} in [0, {n}] "
                                 f"{share(others, *full):.0%}, within one trick {share(others, *near):.0%}"
-                                if others else "; no other seat is searched"), flush=True)
+                                if others else "; no other seat is searched")
+          + (f"; with their DD tricks exact but their lone answers open {share(others, *exact, True):.0%}"
+             if others and data.lone else ""), flush=True)
 
 
 def main() -> None:
