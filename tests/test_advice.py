@@ -592,3 +592,31 @@ def test_one_deal_gives_valid_json_without_a_standard_error():
     assert obj["samples"] == 1 and obj["difference_se"] is None
     res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1"])
     assert res.exit_code == 0 and "inf" not in res.stdout.replace("info", "")
+
+
+def test_best_of_strains_is_the_exact_maximum_whatever_the_order_and_guess():
+    """Each other seat's most DD tricks over the strains (advice's per-deal search): the
+    order of the strains and MTD(f)'s first guess (taken from our seat's tricks) change only
+    the work; the result is the maximum of exact solves in every order and with any guess."""
+    import itertools
+    from bideuchre.analysis.advice.deal_data import _best_of_strains, _side_estimate, _solver
+    from bideuchre.search.solve import get_solver
+
+    rng = np.random.default_rng(12)
+    for name, deck in (("double32", "double32"), ("double48", "double32")):
+        preset = PRESETS[name] if deck == name else PRESETS[name].with_options(deck=deck)
+        n = preset.tricks
+        strains = np.array([int(s) for s in preset.strains], dtype=np.intc)
+        solver, exact = _solver(preset), get_solver(preset.deck)
+        counts = sample_deals(preset, Seat.E, parse_hand("SA SK HA HJ DK DQ CA CJ"), samples=4, seed=4)
+        for c in counts:
+            c = np.ascontiguousarray(c)
+            own = np.array([n - exact.solve(c, int(st), int(Seat.E), -1) for st in strains])
+            for seat in range(4):
+                want = max((exact.solve(c, int(st), seat, -1) if seat % 2 == 0
+                            else n - exact.solve(c, int(st), seat, -1)) for st in strains)
+                est = _side_estimate(own, int(Seat.E), seat, n)
+                orders = [np.argsort(-est, kind="stable")] + [np.array(o) for o in itertools.permutations(range(len(strains)))][::29]
+                for order in orders:
+                    for guess in (-1, 0, int(rng.integers(0, n + 1)), n):
+                        assert _best_of_strains(solver, c, strains, seat, n, order, guess) == want
