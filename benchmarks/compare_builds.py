@@ -2,11 +2,14 @@
 
     python benchmarks/compare_builds.py OLD_CHECKOUT NEW_CHECKOUT [--deck double48] [--deals 0,2,3]
 
-Each checkout needs its own built venv (``OLD_CHECKOUT/.venv``, e.g. the base commit cloned into
-/tmp and ``pip install -e .`` there).  One worker process per build solves the deals of
+Each checkout needs its own build: its own venv (``OLD_CHECKOUT/.venv``, e.g. the base commit
+cloned into /tmp and ``pip install -e .`` there), or, without one, the core built in place
+(``python setup.py build_ext --inplace`` in the checkout), run by this Python through a
+temporary folder where ``bideuchre`` names the checkout's ``solver/``.  One worker process per build solves the deals of
 ``bench_solve.py`` (same seeds; single24: the real deals, preset racehorse) in turn, the order
 of the two alternating from deal to deal, so both see the same machine load.  Prints per deal
-the milliseconds per table and the nodes of each build, then the medians, the median ratios
+the milliseconds per table (CPU time of the solving thread: fairer on a shared machine) and
+the nodes of each build, then the medians, the median ratios
 (new/old) and the ratio of total nodes.  Stops if any table differs.
 """
 
@@ -14,9 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 WORKER = r'''
 import json, sys, time
@@ -34,13 +40,28 @@ for line in sys.stdin:
     d = deals[int(line)]
     s = get_solver(d.deck)
     s.reset_nodes()
-    t = time.perf_counter()
+    t = time.thread_time()
     tab = dd_table(d, preset)
-    t = time.perf_counter() - t
+    t = time.thread_time() - t
     print(json.dumps([t, s.nodes, tab.array().tolist()]), flush=True)
 '''
 
 PRESET = {"single24": "racehorse", "double32": "double32", "double48": "double48"}
+
+
+def _worker(build: str, deck: str, n: int) -> subprocess.Popen:
+    """A worker process solving the benchmark deals with the build in checkout ``build``."""
+    venv = Path(build) / ".venv" / "bin" / "python"
+    env = dict(os.environ)
+    if venv.exists():
+        python = str(venv)
+    else:
+        python = sys.executable
+        shim = Path(tempfile.mkdtemp(prefix="build_"))
+        (shim / "bideuchre").symlink_to(Path(build).resolve() / "solver")
+        env["PYTHONPATH"] = str(shim)
+    return subprocess.Popen([python, "-c", WORKER, deck, PRESET[deck], str(n)], cwd=build, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def main() -> None:
@@ -53,9 +74,7 @@ def main() -> None:
     idx = [int(x) for x in a.deals.split(",")]
     n = max(idx) + 1
     builds = [a.old, a.new]
-    procs = [subprocess.Popen([b + "/.venv/bin/python", "-c", WORKER, a.deck, PRESET[a.deck], str(n)],
-                              cwd=b, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-             for b in builds]
+    procs = [_worker(b, a.deck, n) for b in builds]
     res: list[list] = [[], []]
     for q, i in enumerate(idx):
         out = {}
