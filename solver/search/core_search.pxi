@@ -106,28 +106,33 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
         xent = tt_find(c, xkey, xh)
+        # of the stored bounds that decide this search, the one with the fewest relevant
+        # ranks (its marks make the searches above more general)
+        mark = 0xFFFFFFFFu
+        v = -1
         if xent != NULL:
             if xent.lb >= need:
-                c.rel = from_top(nibbles_rel(xent.rel_lb), allm, top)
-                return xent.lb
-            if xent.ub < need:
-                c.rel = from_top(nibbles_rel(xent.rel_ub), allm, top)
-                return xent.ub
-            if xent.best != 255:
+                mark = nibbles_rel(xent.rel_lb) & top
+                v = xent.lb
+            elif xent.ub < need:
+                mark = nibbles_rel(xent.rel_ub) & top
+                v = xent.ub
+            elif xent.best != 255:
                 hint = abs_move(c, xent.best)
         tt_owners(c, allm, top, own)
         if bk.key == key:
             for k in range(<int>bk.n):
                 ent = &bk.slot[k]
                 if slot_match(ent, own):
-                    if ent.lb >= need:
-                        c.rel = from_top(ent.rel, allm, top)
-                        return ent.lb
-                    if ent.ub < need:
-                        c.rel = from_top(ent.rel, allm, top)
-                        return ent.ub
-                    if hint < 0 and ent.best != 255:
+                    if ent.lb >= need or ent.ub < need:
+                        if v < 0 or popcount(ent.rel) < popcount(mark):
+                            mark = ent.rel
+                            v = ent.lb if ent.lb >= need else ent.ub
+                    elif hint < 0 and ent.best != 255:
                         hint = abs_move(c, ent.best)
+        if v >= 0:
+            c.rel = from_top(mark, allm, top)
+            return v
         saved_span = c.span
         c.span = 0
     p = c.to_move
