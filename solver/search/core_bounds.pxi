@@ -55,9 +55,16 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want) noexcept nogi
     suits added until the count reaches want.  Returns the count (>= want when base plus every
     suit reaches it).  The leader may cash just those suits (after the trumps): each suit's
     tricks in quick_tricks are argued on their own, so any subset is a bound, and it holds
-    for every position agreeing on lengths and on the marked ranks."""
-    cdef int amt = base, s, k, m
-    cdef uint32_t r = bounds_rel(c, 0)
+    for every position agreeing on lengths and on the marked ranks.
+
+    A suit of which only j tricks are needed, j at most its sure cards, is marked at the
+    leader's j-th highest card (copies counted) rather than at the others' top card: the
+    leader's top j cards are then at least every other card out, in any position agreeing on
+    the cards down to it, so cashed first they win j tricks (the first played of identical
+    cards wins) -- whatever the cards below."""
+    cdef int amt = base, s, k, m, j, n
+    cdef uint32_t r = bounds_rel(c, 0), sm, mine, top, bit
+    cdef int p = c.to_move
     while amt < want:
         k = -1
         m = 0
@@ -67,9 +74,22 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want) noexcept nogi
                 k = s
         if k < 0:
             break
-        r |= side_rel(c, k)
-        amt += m
         per[k] = 0
+        j = want - amt
+        sm = SUITMASK[k]
+        mine = c.m1[p] & sm
+        top = sure_top(mine, (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & sm)
+        if j < m and j <= suit_len(c, p, top):
+            n = 0
+            while n < j:                # the leader's j-th highest card
+                bit = (<uint32_t>1) << top_bit(top)
+                n += 1 + ((c.m2[p] & bit) != 0)
+                top ^= bit
+            r |= bit
+            amt += j
+        else:
+            r |= side_rel(c, k)
+            amt += m
     c.rel = r
     return amt
 
