@@ -48,14 +48,42 @@ cdef inline uint32_t side_rel(Ctx* c, int s) noexcept nogil:
     return 0
 
 
-cdef inline int leader_bound(Ctx* c, int* per, int base, int want) noexcept nogil:
+cdef inline uint32_t trump_marks(Ctx* c, int part) noexcept nogil:
+    """The trump ranks the leader side's bound compared (see leader_bound): with `part` -1
+    (the side's sure trumps: each hand's trumps strictly above the other side's), the other
+    side's top trump; else the others' top trump when the leader holds a trump at or above it
+    (t_top of quick_tricks; the side suits' counts only grow with t_top, so with none of
+    those nothing), and when partner's top trumps count (part > 0) the top trump of the
+    leader and the opponents.  None in no trump.  Agreeing on these, a position has the same
+    sure trumps, so the same count."""
+    cdef int p = c.to_move, b
+    cdef uint32_t tm, r = 0, o
+    if c.trump < 0:
+        return 0
+    tm = SUITMASK[c.trump]
+    if part < 0:
+        b = top_bit((c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm)
+        return ((<uint32_t>1) << b) if b >= 0 else 0
+    o = (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & tm
+    b = top_bit(o)
+    if b >= 0 and top_bit(c.m1[p] & tm) >= b:
+        r = (<uint32_t>1) << b
+    if part > 0:
+        b = top_bit((c.m1[p] | c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm)
+        if b >= 0:
+            r |= (<uint32_t>1) << b
+    return r
+
+
+cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noexcept nogil:
     """The leader side's sure tricks (base from trumps, per[s] from side suit s: see
     quick_tricks) counted only as far as `want` needs, and c.rel set to the marks of what was
-    counted: the trump marks (bounds_rel without the side suits) and, largest first, the side
-    suits added until the count reaches want.  Returns the count (>= want when base plus every
-    suit reaches it).  The leader may cash just those suits (after the trumps): each suit's
-    tricks in quick_tricks are argued on their own, so any subset is a bound, and it holds
-    for every position agreeing on lengths and on the marked ranks.
+    counted (trump_marks; then, largest first, the side suits added until the count reaches
+    want).  `part`: partner's top trumps counted in base (trump_bounds), or -1 when base is
+    the side's sure trumps instead.  Returns the count (>= want when base plus every suit
+    reaches it).  The leader may cash just those suits (after the trumps): each suit's tricks
+    in quick_tricks are argued on their own, so any subset is a bound, and it holds for every
+    position agreeing on lengths and on the marked ranks.
 
     A suit of which only j tricks are needed, j at most its sure cards, is marked at the
     leader's j-th highest card (copies counted) rather than at the others' top card: the
@@ -63,7 +91,7 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want) noexcept nogi
     the cards down to it, so cashed first they win j tricks (the first played of identical
     cards wins) -- whatever the cards below."""
     cdef int amt = base, s, k, m, j, n
-    cdef uint32_t r = bounds_rel(c, 0), sm, mine, top, bit
+    cdef uint32_t r = trump_marks(c, part), sm, mine, top, bit
     cdef int p = c.to_move
     while amt < want:
         k = -1

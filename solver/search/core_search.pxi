@@ -83,23 +83,25 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         __builtin_prefetch(bk)
         # partner's top trumps come on top of the leader's cashing; each side's sure trumps
         qt = quick_tricks(c, per)
-        k = qt - per[0] - per[1] - per[2] - per[3] + trump_bounds(c, sure)   # from trumps
+        v = trump_bounds(c, sure)           # partner's top trumps
+        k = qt - per[0] - per[1] - per[2] - per[3] + v      # the tricks from trumps
         qt = k + per[0] + per[1] + per[2] + per[3]
         if sure[c.to_move & 1] > qt:
             qt = k = sure[c.to_move & 1]
             per[0] = per[1] = per[2] = per[3] = 0
+            v = -1                          # the side's sure trumps instead
         tops = sure[(c.to_move & 1) ^ 1]
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least
         # tops; a cut by qt counts (and marks) only the suits it needs (leader_bound)
         if (c.to_move & 1) == 0:
             if qt >= need:
-                return leader_bound(c, per, k, need)
+                return leader_bound(c, per, k, need, v)
             if left - tops < need:
                 c.rel = bounds_rel(c, 0)
                 return left - tops
         else:
             if left - qt < need:
-                return left - leader_bound(c, per, k, left - need + 1)
+                return left - leader_bound(c, per, k, left - need + 1, v)
             if tops >= need:
                 c.rel = bounds_rel(c, 0)
                 return tops
