@@ -84,6 +84,7 @@ cdef extern from *:
 cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
+    int __builtin_ctz(unsigned int x) nogil
     void __builtin_prefetch(const void* p) nogil
 
 

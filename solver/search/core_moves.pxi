@@ -5,12 +5,16 @@
 # Moves
 
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
-    """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first."""
+    """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first.
+
+    Two passes: the distinct cards (suit by suit, high to low), then, only when there is a
+    choice, their ordering scores and a stable insertion sort.  A lone legal card or a single
+    class needs no scores (a third of the mid-trick nodes on double48)."""
     cdef uint32_t h = c.m1[p]
-    cdef uint32_t f, present, hs, pres, tmk
+    cdef uint32_t f, present, hs, pres, tmk, rest
     cdef int n = 0, s, b, prev, i, j, k, q, partner_winning, ws, top_opp = -1, top_part = -1, ruff = 0
     cdef uint32_t opp, lf
-    cdef int later
+    cdef int later, last_s = -1
     cdef int scores[16]
     cdef int sc, mv, pruff = 0
     cdef bint opp_t = 0
@@ -18,10 +22,36 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         f = h & SUITMASK[c.led_suit]
         if f:
             h = f
-    present = 0
-    for i in range(4):
-        if i != p:
-            present |= c.m1[i]
+    if (h & (h - 1)) == 0:
+        # one legal card
+        moves[0] = top_bit(h)
+        return 1
+    present = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+    rest = h
+    while rest:         # the suits of the legal cards, lowest first
+        s = __builtin_ctz(rest) >> 3
+        hs = (rest >> (8 * s)) & 0xFF
+        rest &= ~SUITMASK[s]
+        pres = (present >> (8 * s)) & 0xFF
+        tmk = (c.trick_mask >> (8 * s)) & 0xFF
+        prev = -1
+        while hs:
+            b = 31 - __builtin_clz(hs)
+            hs ^= (<uint32_t>1) << b
+            # equivalent to the card above it in this hand when no other hand holds a card
+            # between them and no card of this trick lies between them -- or the one above
+            # loses this trick too (a card of the trick is gone after it)
+            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
+                if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
+                        (s == (c.win_bit >> 3) and 8 * s + prev > c.win_bit)
+                        or (s == c.trump and (c.win_bit >> 3) != c.trump)):
+                    prev = b
+                    continue
+            prev = b
+            moves[n] = 8 * s + b
+            n += 1
+    if n == 1:
+        return 1
     partner_winning = c.ntrick > 0 and (c.win_seat & 1) == (p & 1)
     opp_t = c.ntrick == 0 and c.trump >= 0 and (
         (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & SUITMASK[c.trump]) != 0
@@ -38,93 +68,77 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         elif c.trump >= 0 and (f & SUITMASK[c.trump]):
             if ws != c.trump or top_bit(f & SUITMASK[c.trump]) > c.win_bit:
                 partner_winning = 0
-    for s in range(4):
-        hs = (h >> (8 * s)) & 0xFF
-        if hs == 0:
-            continue
-        pres = (present >> (8 * s)) & 0xFF
-        tmk = (c.trick_mask >> (8 * s)) & 0xFF
+    for i in range(n):
+        mv = moves[i]
+        s = mv >> 3
+        b = mv & 7
+        # ordering score, best first
         if c.ntrick == 0:
-            # lead: who holds the best card out among the others, and can an opponent ruff?
-            opp = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) >> (8 * s) & 0xFF
-            top_opp = top_bit(opp)
-            top_part = top_bit((c.m1[(p + 2) & 3] >> (8 * s)) & 0xFF)
-            # who can ruff a lead of this side suit: an opponent, partner
-            ruff = 0
-            pruff = 0
-            if c.trump >= 0 and s != c.trump:
-                for i in range(1, 4):
-                    q = (p + i) & 3
-                    if (c.m1[q] & SUITMASK[s]) == 0 and (c.m1[q] & SUITMASK[c.trump]) != 0:
-                        if i == 2:
-                            pruff = 1
-                        else:
-                            ruff = 1
-        prev = -1
-        while hs:
-            b = 31 - __builtin_clz(hs)
-            hs ^= (<uint32_t>1) << b
-            # equivalent to the card above it in this hand when no other hand holds a card
-            # between them and no card of this trick lies between them -- or the one above
-            # loses this trick too (a card of the trick is gone after it)
-            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
-                if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
-                        (s == (c.win_bit >> 3) and 8 * s + prev > c.win_bit)
-                        or (s == c.trump and (c.win_bit >> 3) != c.trump)):
-                    prev = b
-                    continue
-            prev = b
-            mv = 8 * s + b
-            # ordering score, best first
-            if c.ntrick == 0:
-                # The lead.  Measured on double48 tables (node counts, same results): cashing
-                # side-suit winners (first from the suit with the most small cards behind the
-                # fewest other winners), then leading toward partner's winner or partner's
-                # ruff, and drawing trumps only after those, gives proofs a third smaller than
-                # drawing trumps first; a trump winner when the opponents hold no trumps comes
-                # after every low lead no opponent can ruff (it wastes a trick's tempo).
-                if b >= top_opp:              # beats every opponent's card of the suit
-                    if s == c.trump:
-                        sc = 120 if opp_t else 90
-                    else:
-                        # hs: our lower cards of the suit; among them, winners too
-                        k = popcount(hs)
-                        sc = 200 + k - 4 * (popcount(hs >> top_opp) if top_opp >= 0 else k)
-                elif top_part > top_opp:      # low toward partner's winner
-                    sc = 150 - b
-                elif pruff and not ruff:      # low for partner to ruff
-                    sc = 120 - b
+            if s != last_s:
+                # lead: who holds the best card out among the others, and can an opponent ruff?
+                last_s = s
+                opp = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) >> (8 * s) & 0xFF
+                top_opp = top_bit(opp)
+                top_part = top_bit((c.m1[(p + 2) & 3] >> (8 * s)) & 0xFF)
+                # who can ruff a lead of this side suit: an opponent, partner
+                ruff = 0
+                pruff = 0
+                if c.trump >= 0 and s != c.trump:
+                    for k in range(1, 4):
+                        q = (p + k) & 3
+                        if (c.m1[q] & SUITMASK[s]) == 0 and (c.m1[q] & SUITMASK[c.trump]) != 0:
+                            if k == 2:
+                                pruff = 1
+                            else:
+                                ruff = 1
+            # The lead.  Measured on double48 tables (node counts, same results): cashing
+            # side-suit winners (first from the suit with the most small cards behind the
+            # fewest other winners), then leading toward partner's winner or partner's
+            # ruff, and drawing trumps only after those, gives proofs a third smaller than
+            # drawing trumps first; a trump winner when the opponents hold no trumps comes
+            # after every low lead no opponent can ruff (it wastes a trick's tempo).
+            if b >= top_opp:              # beats every opponent's card of the suit
+                if s == c.trump:
+                    sc = 120 if opp_t else 90
                 else:
-                    sc = 100 - b
-                if ruff:                      # an opponent ruffs it: last
-                    sc -= 120
-            elif partner_winning:
-                sc = 50 - b if (s == c.trump and s != c.led_suit) else 100 - b
+                    # hs: our lower cards of the suit; among them, winners too
+                    hs = (h >> (8 * s)) & (((<uint32_t>1) << b) - 1)
+                    k = popcount(hs)
+                    sc = 200 + k - 4 * (popcount(hs >> top_opp) if top_opp >= 0 else k)
+            elif top_part > top_opp:      # low toward partner's winner
+                sc = 150 - b
+            elif pruff and not ruff:      # low for partner to ruff
+                sc = 120 - b
             else:
-                ws = c.win_bit >> 3
-                if (s == ws and mv > c.win_bit) or (s == c.trump and ws != c.trump):
-                    sc = 180 - b if (s == c.trump and s != c.led_suit) else 200 - b
-                    if later >= 0:
-                        # can the opponent still to play beat this card?
-                        lf = c.m1[later] & SUITMASK[c.led_suit]
-                        if lf:
-                            if s == c.led_suit and top_bit(lf) > mv:
-                                sc = 110 - b
-                        elif c.trump >= 0 and (c.m1[later] & SUITMASK[c.trump]):
-                            if s != c.trump or top_bit(c.m1[later] & SUITMASK[c.trump]) > mv:
-                                sc = 110 - b
-                else:
-                    sc = 50 - b if s == c.trump else 100 - b
-            j = n
-            while j > 0 and scores[j - 1] < sc:
-                scores[j] = scores[j - 1]
-                moves[j] = moves[j - 1]
-                j -= 1
-            scores[j] = sc
-            moves[j] = mv
-            n += 1
+                sc = 100 - b
+            if ruff:                      # an opponent ruffs it: last
+                sc -= 120
+        elif partner_winning:
+            sc = 50 - b if (s == c.trump and s != c.led_suit) else 100 - b
+        else:
+            ws = c.win_bit >> 3
+            if (s == ws and mv > c.win_bit) or (s == c.trump and ws != c.trump):
+                sc = 180 - b if (s == c.trump and s != c.led_suit) else 200 - b
+                if later >= 0:
+                    # can the opponent still to play beat this card?
+                    lf = c.m1[later] & SUITMASK[c.led_suit]
+                    if lf:
+                        if s == c.led_suit and top_bit(lf) > mv:
+                            sc = 110 - b
+                    elif c.trump >= 0 and (c.m1[later] & SUITMASK[c.trump]):
+                        if s != c.trump or top_bit(c.m1[later] & SUITMASK[c.trump]) > mv:
+                            sc = 110 - b
+            else:
+                sc = 50 - b if s == c.trump else 100 - b
+        # stable insertion: equal scores keep the order of the first pass
+        j = i
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        scores[j] = sc
+        moves[j] = mv
     return n
-
 
 
 cdef inline void add_to_trick(Ctx* c, int p, int e) noexcept nogil:
