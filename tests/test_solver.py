@@ -174,8 +174,10 @@ def test_can_take_and_window_tables_match_exact_tables():
 def test_partition_tt_serves_positions_differing_in_small_cards():
     # Two NTL positions that differ only in who holds two low spades (E's 9 and S's 10 swapped):
     # the bound stored for the first holds for the second (same suit lengths, same owners of
-    # the relevant ranks), so the second is answered from the table at its root, while a
-    # fresh solver has to search it.  Both agree with the reference.
+    # the relevant ranks), so the second is answered from the table at its root -- each of
+    # MTD(f)'s null-window searches in one node (the probe prefers the most general of the
+    # deciding bounds, whose value may be less extreme: 2 or 3 searches) -- while a fresh
+    # solver has to search it.  Both agree with the reference.
     a = Position(Deal.from_pbn("N:..AKT.A A9.AT.. KT.9..T .KQJ..K"), Strain.NTL, Seat.N)
     b = Position(Deal.from_pbn("N:..AKT.A AT.AT.. K9.9..T .KQJ..K"), Strain.NTL, Seat.N)
     s = _search.Solver(12)
@@ -186,5 +188,5 @@ def test_partition_tt_serves_positions_differing_in_small_cards():
     shared = s.nodes
     fresh = _search.Solver(12)
     assert fresh.solve(counts_b, int(b.strain), int(b.leader)) == vb
-    assert shared <= 2 < 20 < fresh.nodes
+    assert shared <= 3 < 20 < fresh.nodes
     assert va == reference_tricks(a)[Side.NS] and vb == reference_tricks(b)[Side.NS] == 4
