@@ -13,9 +13,10 @@
   independent C solver ddoracle (``../shared/tools/ddoracle``, compiled into a temporary folder;
   not part of the project).  double32 deals take milliseconds there, double40 ~0.2 s, double48
   minutes.  Exits 1 on any difference.
-- ``nodes``: the DD tables of the benchmark deals of ``bench_solve.py`` (same seeds): nodes per
-  table, the total and an md5 of the tables, so two builds can be compared exactly (node counts
-  do not depend on the machine's load).
+- ``nodes``: the DD tables of the benchmark deals of ``bench_solve.py`` (same seeds; single24:
+  the real deals of positions/sources, which caught a bound that random positions and ddoracle
+  missed): nodes per table, the total and an md5 of the tables, so two builds can be compared
+  exactly (node counts do not depend on the machine's load).  Run it on single24 0-999 too.
 """
 
 from __future__ import annotations
@@ -124,7 +125,12 @@ def check_oracle(deck: str, deals: int, seed: int, lone_frac: float, played: int
 
 def count_nodes(deck: str, which: list[int]) -> int:
     from bench_solve import random_deals
-    deals = random_deals(deck, max(which) + 1, int(deck[-2:]))
+    if deck == "single24":          # the real deals (a sharper check than random ones)
+        from bideuchre.notation import Deal
+        from conftest import real_deals
+        deals = [Deal.from_pbn(t) for t in real_deals(max(which) + 1)]
+    else:
+        deals = random_deals(deck, max(which) + 1, int(deck[-2:]))
     digest = hashlib.md5()
     total = 0
     for i in which:
