@@ -190,3 +190,22 @@ def test_partition_tt_serves_positions_differing_in_small_cards():
     assert fresh.solve(counts_b, int(b.strain), int(b.leader)) == vb
     assert shared <= 3 < 20 < fresh.nodes
     assert va == reference_tricks(a)[Side.NS] and vb == reference_tricks(b)[Side.NS] == 4
+
+
+def test_partition_table_keeps_many_bounds_per_suit_length_pattern():
+    # A bucket holds the bounds of one suit-length pattern (seat, suit lengths, leader); a
+    # whole double32 table stores bounds for many positions of one pattern that differ in who
+    # holds the relevant ranks, and the table keeps several of them (a bug once kept only the
+    # first slot of a bucket).  Every bucket stays within its 64 slots, and the table's answers
+    # match a fresh solver's.
+    from bideuchre.search.solve import dd_table, get_solver
+    rng = random.Random(5)
+    deal = random_deal(rng, "double32")
+    solver = get_solver(deal.deck)
+    solver.clear()
+    table = dd_table(deal, "double32")
+    used, total, most = solver.partition_load()
+    assert 0 < used <= total and 1 < most <= 64 and total > used
+    solver.clear()
+    assert solver.partition_load() == (0, 0, 0)
+    assert dd_table(deal, "double32").array().tolist() == table.array().tolist()

@@ -345,6 +345,18 @@ cdef class Solver:
         memset(self.c.tt, 0, (self.c.tt_mask + 1) * sizeof(Entry))
         memset(self.c.gt, 0, (self.c.gt_mask + 1) * sizeof(Bucket))
 
+    def partition_load(self):
+        """How full the partition table is: ``(buckets in use, bounds stored, most bounds in
+        one bucket)``; a bucket holds the bounds of one suit-length pattern, at most 64."""
+        cdef uint64_t i, used = 0, total = 0, most = 0
+        for i in range(self.c.gt_mask + 1):
+            if self.c.gt[i].key != 0 and self.c.gt[i].n > 0:
+                used += 1
+                total += self.c.gt[i].n
+                if self.c.gt[i].n > most:
+                    most = self.c.gt[i].n
+        return int(used), int(total), int(most)
+
     def solve(self, const uint8_t[:, ::1] counts, int strain, int leader, int out=-1,
               trick=(), int guess=-1):
         """NS tricks from the position: ``counts`` 4 × 24 remaining cards, ``leader`` the seat
