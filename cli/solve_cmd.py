@@ -43,8 +43,10 @@ def _check_alone(preset) -> None:
     from bideuchre.analysis.lone import lone_bids
 
     if not lone_bids(preset):
-        raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2); --alone needs "
-                         "one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))
+        hint = ("; its lone bids come with --rule lone_exchange=K" if "lone_exchange" in preset.extra
+                else "")
+        raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2){hint}; --alone "
+                         "needs one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))
 
 
 def _presets():
