@@ -231,6 +231,36 @@ cdef inline int trumps_above(Ctx* c, int q, uint32_t tm, int t) noexcept nogil:
     return suit_len(c, q, mine)
 
 
+cdef inline int other_bound(Ctx* c, int want, int tops) noexcept nogil:
+    """The sure trumps of the side not on lead (trump_bounds' sure[] for it) counted only as far
+    as `want` needs (`tops`: all of them, at least want); sets c.rel to their marks and returns
+    the count: want, from a hand of that side holding that many trumps strictly above every
+    trump of the leader's side.  Such a
+    hand's top `want` trumps each win the trick they are played to (a higher trump in it can
+    only be partner's), in every position agreeing on the cards down to its want-th trump
+    (copies counted): so that card is the mark -- none when the leader's side holds no trump
+    (the count is then a length, in the key)."""
+    cdef int p = c.to_move, q, t, n, k
+    cdef uint32_t tm = SUITMASK[c.trump], mine, bit = 0
+    t = top_bit((c.m1[p] | c.m1[(p + 2) & 3]) & tm)
+    for k in range(2):
+        q = (p + 1 + 2 * k) & 3
+        mine = c.m1[q] & tm
+        if t >= 0:
+            mine &= ~((((<uint32_t>1) << t) << 1) - 1)
+        if suit_len(c, q, mine) < want:
+            continue
+        n = 0
+        while n < want:
+            bit = (<uint32_t>1) << top_bit(mine)
+            n += 1 + ((c.m2[q] & bit) != 0)
+            mine ^= bit
+        c.rel = bit if t >= 0 else 0
+        return want
+    c.rel = bounds_rel(c, 0)            # (not reached: tops is such a hand's count)
+    return tops
+
+
 cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:
     """Sure tricks through trumps.  Sets sure[0] (NS) and sure[1] (EW) and returns the trumps
     of the leader's partner above every other seat's trumps.

@@ -97,14 +97,12 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             if qt >= need:
                 return leader_bound(c, per, k, need, v)
             if left - tops < need:
-                c.rel = bounds_rel(c, 0)
-                return left - tops
+                return left - other_bound(c, left - need + 1, tops)
         else:
             if left - qt < need:
                 return left - leader_bound(c, per, k, left - need + 1, v)
             if tops >= need:
-                c.rel = bounds_rel(c, 0)
-                return tops
+                return other_bound(c, need, tops)
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
         xent = tt_find(c, xkey, xh)
