@@ -58,8 +58,8 @@ sys.path.insert(0, str(ROOT))
 
 from bideuchre.analysis.advice import advise, sample_deals  # noqa: E402
 from bideuchre.analysis.advice.deal_data import DealPlan, _dd_chunk, _solver  # noqa: E402
-from bideuchre.analysis.advice.model import Outcome, points  # noqa: E402
-from bideuchre.analysis.auction import Auction, Bid, ladder, legal_actions  # noqa: E402
+from bideuchre.analysis.advice.model import Outcome, points, walk_auction  # noqa: E402
+from bideuchre.analysis.auction import Auction, Bid, ladder  # noqa: E402
 from bideuchre.notation import parse_hand  # noqa: E402
 from bideuchre.rules import Seat, Strain, get_preset  # noqa: E402
 
@@ -247,26 +247,12 @@ class IntervalModel:
                 my_strain: Optional[int]) -> np.ndarray:
         """Bool (S,): the deals whose outcome of :meth:`AuctionModel.continuation` with the
         same arguments is the same for every value in the box."""
-        memo = self._memo
-        me = int(self.me)
-        p, dealer = self.p, self.d.dealer
-        S = self.d.S
-        z = np.zeros(S, np.int64)
-        zero = (z, z, np.ones(S, dtype=bool), Outcome.of(np.zeros(S, np.int32), 0, -1, 0))
+        z = np.zeros(self.d.S, np.int64)
+        zero = (z, z, np.ones(self.d.S, dtype=bool), Outcome.of(np.zeros(self.d.S, np.int32), 0, -1, 0))
 
-        def go(i, hi, hs):
-            if i == 4 or (hi is not None and hi.ends_auction):
-                if hi is None:
-                    return zero
-                return self.leaf(hs, hi, my_strain if hs == self.me else None)
-            key = (i, hi, hs, my_strain if hs == me else None)
-            if key in memo:
-                return memo[key]
-            seat = (dealer + 1 + i) % 4
-            sign = 1 if seat % 2 == 0 else -1
+        def settle_for_mover(sign, kids):
             H = d = rec = valid = None
-            for a in legal_actions(p, self.bids, i, hi):
-                lo_, hi_, det, o = go(i + 1, hi, hs) if a is None else go(i + 1, a, seat)
+            for lo_, hi_, det, o in kids:
                 # the child's bounds for the mover (sign * NS difference)
                 ml, mh = (lo_, hi_) if sign == 1 else (-hi_, -lo_)
                 if H is None:
@@ -278,11 +264,9 @@ class IntervalModel:
                 rec = rec.select(pick, o)
                 H = np.maximum(H, mh)
                 L = np.maximum(L, ml)
-            node = (L, H, valid, rec) if sign == 1 else (-H, -L, valid, rec)
-            memo[key] = node
-            return node
+            return (L, H, valid, rec) if sign == 1 else (-H, -L, valid, rec)
 
-        return go(index, high, high_seat)[2]
+        return walk_auction(self, index, high, high_seat, my_strain, zero, settle_for_mover)[2]
 
 
 def settle(preset, hand, k) -> None:

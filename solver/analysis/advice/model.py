@@ -103,33 +103,44 @@ class AuctionModel:
         """Outcome of the auction from speaker ``index`` on (our turn is over).  Nodes are
         shared between calls: a node whose high bid is not ours does not depend on our
         strain."""
-        memo = self._memo
-        me = int(self.me)
-        p, dealer = self.p, self.d.dealer
-        S = self.d.S
-        zero = Outcome.of(np.zeros(S, np.int32), 0, -1, 0)
-
-        def go(i, hi, hs):
-            if i == 4 or (hi is not None and hi.ends_auction):
-                if hi is None:
-                    return zero
-                return self.leaf(hs, hi, my_strain if hs == self.me else None)
-            key = (i, hi, hs, my_strain if hs == me else None)
-            if key in memo:
-                return memo[key]
-            seat = (dealer + 1 + i) % 4
-            sign = 1 if seat % 2 == 0 else -1
-            best = None
-            for a in legal_actions(p, self.bids, i, hi):
-                o = go(i + 1, hi, hs) if a is None else go(i + 1, a, seat)
-                if best is None:
-                    best = o
-                else:
-                    best = best.select(sign * o.diff > sign * best.diff, o)
-            memo[key] = best
+        def best_for_mover(sign, kids):
+            best = kids[0]
+            for o in kids[1:]:
+                best = best.select(sign * o.diff > sign * best.diff, o)
             return best
 
-        return go(index, high, high_seat)
+        zero = Outcome.of(np.zeros(self.d.S, np.int32), 0, -1, 0)
+        return walk_auction(self, index, high, high_seat, my_strain, zero, best_for_mover)
+
+
+def walk_auction(model, index: int, high: Optional[Bid], high_seat: Optional[int],
+                 my_strain: Optional[int], zero, choose):
+    """Backward induction over the rest of an auction, from speaker ``index`` with ``high``
+    bid by ``high_seat``: a leaf is ``model.leaf(seat, bid, strain)`` (our strain fixed where
+    we declare), ``zero`` when all pass, and a speaker's node is ``choose(sign, children)`` —
+    the children's results in the order of :func:`legal_actions`, ``sign`` +1 when North-South
+    speak, -1 for East-West.  Memoised in ``model._memo`` (a node whose high bid is not ours
+    does not depend on our strain).  ``model`` has ``p``, ``d.dealer``, ``bids``, ``me``,
+    ``leaf`` and ``_memo`` (:class:`AuctionModel`, and the benchmark's interval model)."""
+    memo = model._memo
+    me = int(model.me)
+    p, dealer = model.p, model.d.dealer
+
+    def go(i, hi, hs):
+        if i == 4 or (hi is not None and hi.ends_auction):
+            if hi is None:
+                return zero
+            return model.leaf(hs, hi, my_strain if hs == me else None)
+        key = (i, hi, hs, my_strain if hs == me else None)
+        if key in memo:
+            return memo[key]
+        seat = (dealer + 1 + i) % 4
+        kids = [go(i + 1, hi, hs) if a is None else go(i + 1, a, seat)
+                for a in legal_actions(p, model.bids, i, hi)]
+        memo[key] = node = choose(1 if seat % 2 == 0 else -1, kids)
+        return node
+
+    return go(index, high, high_seat)
 
 
 def wins_game(preset: Preset, o: Outcome, my_side: int, us: int, them: int, target: int) -> np.ndarray:
