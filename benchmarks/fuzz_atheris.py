@@ -23,6 +23,7 @@ with the traceback and writes the input to ``crash-*`` in the current folder.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import atheris
 
@@ -184,18 +185,9 @@ def t_cli(data: bytes) -> None:
         raise RuntimeError(f"bideuchre {argv!r}: exit {code}\n{output}")
 
 
-CLI_OPTIONS = {
-    "solve": ["--preset", "--dealer", "--deck", "--strain", "--leader", "--played", "--lone",
-              "--alone", "--json"],
-    "par": ["--preset", "--dealer", "--json"],
-    "explain": ["--strain", "--leader", "--played", "--lone", "--preset", "--dealer", "--deck",
-                "--json"],
-    "bid": ["--seat", "--dealer", "--preset", "--auction", "--known", "--seed", "--score",
-            "--target", "--json", "--exact", "--index"],
-}
-CLI_WORDS = ["N", "E", "S", "W", "H", "NT", "NTL", "standard", "pepper", "double32", "racehorse",
-             "double48", "single24", "double40", "SA SK", "pass 4", "24-18", "-1", "0", "1", "-",
-             "N:JT.Q.J9.J Q.JT..KQT AK9.K.AQ. .A9.KT.A9", "AJ.KQ..JT", "E:SA"]
+# the options and words the hypothesis test of the command line draws from (one list for both)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_fuzz import CLI_OPTIONS, CLI_WORDS  # noqa: E402
 
 
 def _cli_argv(fdp: atheris.FuzzedDataProvider) -> list[str]:
