@@ -48,6 +48,29 @@ def random_position(rng: random.Random, deck: str = "single24", cards: int | Non
     return pos
 
 
+def batch_cli(*args: str, **kw):
+    """``bideuchre batch ARGS`` run in process (Typer's test runner): the result."""
+    from typer.testing import CliRunner
+    from bideuchre.cli.app import app
+    return CliRunner().invoke(app, ["batch", *args], **kw)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """The records of a JSON-lines file."""
+    import json
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def failing_at(solve_chunk, index: int):
+    """``solve_chunk`` that raises RuntimeError("injected worker failure") on chunk ``index``:
+    a worker failing in the middle of a batch."""
+    def failing(task):
+        if task.index == index:
+            raise RuntimeError("injected worker failure")
+        return solve_chunk(task)
+    return failing
+
+
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261130)

@@ -25,18 +25,13 @@ from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import NotationError, Seat, get_preset
 from bideuchre.search.solve import dd_table, first_leader
 
-from conftest import ROOT, SOURCES, real_deals
+from conftest import ROOT, SOURCES, batch_cli, failing_at, read_jsonl, real_deals
 
 REAL = SOURCES / "real_deals_single24.txt"
 runner = CliRunner()
 
 
-def run_cli(*args: str):
-    return runner.invoke(app, ["batch", *args])
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+run_cli = batch_cli
 
 
 def write_lines(path: Path, lines) -> Path:
@@ -224,13 +219,7 @@ def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
     src = write_lines(tmp_path / "in.txt", real_deals(90))
     out = tmp_path / f"out.{fmt}"
     real = B.solve_chunk
-
-    def failing(task):
-        if task.index == 3:
-            raise RuntimeError("injected worker failure")
-        return real(task)
-
-    monkeypatch.setattr(B.runner, "solve_chunk", failing)
+    monkeypatch.setattr(B.runner, "solve_chunk", failing_at(real, 3))
     with pytest.raises(RuntimeError, match="injected"):
         lib_run(out, B.read_records(src, "single24"), fmt=fmt, jobs=2, chunk_size=10)
     monkeypatch.setattr(B.runner, "solve_chunk", real)

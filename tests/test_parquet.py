@@ -17,7 +17,7 @@ from bideuchre import batch as B
 from bideuchre.cli.app import app
 from bideuchre.rules import get_preset
 
-from conftest import real_deals
+from conftest import failing_at, real_deals
 
 pa = pytest.importorskip("pyarrow")         # the 'parquet' extra (in the test extra too)
 pq = pytest.importorskip("pyarrow.parquet")
@@ -90,13 +90,7 @@ def test_interrupted_run_resumes_to_the_same_file(tmp_path, monkeypatch):
     out = tmp_path / "out.parquet"
     parts = Path(str(out) + ".parts")
     real = B.solve_chunk
-
-    def failing(task):
-        if task.index == 3:
-            raise RuntimeError("injected worker failure")
-        return real(task)
-
-    monkeypatch.setattr(B.runner, "solve_chunk", failing)
+    monkeypatch.setattr(B.runner, "solve_chunk", failing_at(real, 3))
     with pytest.raises(RuntimeError, match="injected"):
         B.run_batch(B.read_records(src, "single24"),
                     B.open_writer(None, out, "standard", alone=True, par=True),

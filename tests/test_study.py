@@ -22,18 +22,13 @@ from bideuchre.cli.app import app
 from bideuchre.notation import Deal, parse_hand
 from bideuchre.rules import DECKS, Seat, get_preset
 
-from conftest import SOURCES
+from conftest import SOURCES, batch_cli, read_jsonl
 
 REAL = SOURCES / "real_deals_single24.txt"
 runner = CliRunner()
 
 
-def run_cli(*args: str):
-    return runner.invoke(app, ["batch", *args])
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+run_cli = batch_cli
 
 
 def gen(n, seed, deck="single24", **kw):
