@@ -3,38 +3,23 @@
 
 # ---------------------------------------------------------------------------------------------
 # Bounds
+#
+# Every bound that cuts sets c.rel to the marks of the ranks its count compared (see search):
+# side_rel, trump_marks and leader_bound for the leader's side, other_bound for the other side.
+# Its count must hold for every position agreeing on suit lengths (in the TT keys) and the
+# owners of the cards at or above each suit's lowest mark; a bound that compares other ranks
+# must mark them.
 
-cdef inline uint32_t bounds_rel(Ctx* c, bint leader_side) noexcept nogil:
-    """The ranks a sure-trick bound (quick_tricks, trump_bounds) compared, as marks (see
-    search): the trump suit down to the top trump of the side without the highest trump (with
-    one side alone holding trumps, down to the lower of its two seats' top trumps: partner's
-    trumps above the leader's); for the leader side's bound, also each side suit in which the
-    leader holds a card at or above every other seat's, down to the others' top card (the
-    leader's sure winners).  A side suit without such a card adds nothing to quick_tricks,
-    whatever its small cards.  The counts of these bounds depend otherwise on suit lengths
-    (in the key) only.  A bound that compares other ranks must add them here."""
-    cdef uint32_t ns, ew, sm, r = 0
-    cdef int s, a, b
-    if c.trump >= 0:
-        sm = SUITMASK[c.trump]
-        ns = (c.m1[0] | c.m1[2]) & sm
-        ew = (c.m1[1] | c.m1[3]) & sm
-        if ns and ew:
-            a = top_bit(ns)
-            b = top_bit(ew)
-        elif ns:
-            a = top_bit(c.m1[0] & sm)
-            b = top_bit(c.m1[2] & sm)
-        else:
-            a = top_bit(c.m1[1] & sm)
-            b = top_bit(c.m1[3] & sm)
-        if a >= 0 and b >= 0:
-            r = (<uint32_t>1) << (a if a < b else b)
-    if leader_side:
-        for s in range(4):
-            if s != c.trump:
-                r |= side_rel(c, s)
-    return r
+cdef inline uint32_t nth_card(Ctx* c, int q, uint32_t cards, int j) noexcept nogil:
+    """The j-th highest of seat q's cards `cards` (one suit; copies counted, so a rank q holds
+    twice counts twice), as a bit; j is at most their number."""
+    cdef uint32_t bit = 0
+    cdef int n = 0
+    while n < j:
+        bit = (<uint32_t>1) << top_bit(cards)
+        n += 1 + ((c.m2[q] & bit) != 0)
+        cards ^= bit
+    return bit
 
 
 cdef inline uint32_t side_rel(Ctx* c, int s) noexcept nogil:
@@ -90,8 +75,8 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noe
     leader's top j cards are then at least every other card out, in any position agreeing on
     the cards down to it, so cashed first they win j tricks (the first played of identical
     cards wins) -- whatever the cards below."""
-    cdef int amt = base, s, k, m, j, n
-    cdef uint32_t r = trump_marks(c, part), sm, mine, top, bit
+    cdef int amt = base, s, k, m, j
+    cdef uint32_t r = trump_marks(c, part), sm, mine, top
     cdef int p = c.to_move
     while amt < want:
         k = -1
@@ -108,12 +93,7 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noe
         mine = c.m1[p] & sm
         top = sure_top(mine, (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & sm)
         if j < m and j <= suit_len(c, p, top):
-            n = 0
-            while n < j:                # the leader's j-th highest card
-                bit = (<uint32_t>1) << top_bit(top)
-                n += 1 + ((c.m2[p] & bit) != 0)
-                top ^= bit
-            r |= bit
+            r |= nth_card(c, p, top, j)     # the leader's j-th highest card
             amt += j
         else:
             r |= side_rel(c, k)
@@ -240,8 +220,8 @@ cdef inline int other_bound(Ctx* c, int want, int tops) noexcept nogil:
     only be partner's), in every position agreeing on the cards down to its want-th trump
     (copies counted): so that card is the mark -- none when the leader's side holds no trump
     (the count is then a length, in the key)."""
-    cdef int p = c.to_move, q, t, n, k
-    cdef uint32_t tm = SUITMASK[c.trump], mine, bit = 0
+    cdef int p = c.to_move, q, t, k
+    cdef uint32_t tm = SUITMASK[c.trump], mine
     t = top_bit((c.m1[p] | c.m1[(p + 2) & 3]) & tm)
     for k in range(2):
         q = (p + 1 + 2 * k) & 3
@@ -250,15 +230,10 @@ cdef inline int other_bound(Ctx* c, int want, int tops) noexcept nogil:
             mine &= ~((((<uint32_t>1) << t) << 1) - 1)
         if suit_len(c, q, mine) < want:
             continue
-        n = 0
-        while n < want:
-            bit = (<uint32_t>1) << top_bit(mine)
-            n += 1 + ((c.m2[q] & bit) != 0)
-            mine ^= bit
-        c.rel = bit if t >= 0 else 0
+        c.rel = nth_card(c, q, mine, want) if t >= 0 else 0
         return want
-    c.rel = bounds_rel(c, 0)            # (not reached: tops is such a hand's count)
-    return tops
+    c.rel = tm                          # not reached (tops is such a hand's count); the
+    return tops                         # whole trump suit would be its marks
 
 
 cdef inline int trump_bounds(Ctx* c, int* sure) noexcept nogil:

@@ -44,7 +44,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int sure[2]
     cdef int per[4]
-    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
     cdef uint32_t own[5]
     cdef uint64_t h = 0, key = 0, xh = 0
@@ -83,24 +83,24 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         __builtin_prefetch(bk)
         # partner's top trumps come on top of the leader's cashing; each side's sure trumps
         qt = quick_tricks(c, per)
-        v = trump_bounds(c, sure)           # partner's top trumps
-        k = qt - per[0] - per[1] - per[2] - per[3] + v      # the tricks from trumps
-        qt = k + per[0] + per[1] + per[2] + per[3]
+        part = trump_bounds(c, sure)        # partner's top trumps
+        base = qt - per[0] - per[1] - per[2] - per[3] + part    # the tricks from trumps
+        qt += part
         if sure[c.to_move & 1] > qt:
-            qt = k = sure[c.to_move & 1]
+            qt = base = sure[c.to_move & 1]
             per[0] = per[1] = per[2] = per[3] = 0
-            v = -1                          # the side's sure trumps instead
+            part = -1                       # the side's sure trumps instead
         tops = sure[(c.to_move & 1) ^ 1]
         # bounds on NS tricks: the leader's side takes at least qt, the other side at least
-        # tops; a cut by qt counts (and marks) only the suits it needs (leader_bound)
+        # tops; a cut counts (and marks) only what it needs (leader_bound, other_bound)
         if (c.to_move & 1) == 0:
             if qt >= need:
-                return leader_bound(c, per, k, need, v)
+                return leader_bound(c, per, base, need, part)
             if left - tops < need:
                 return left - other_bound(c, left - need + 1, tops)
         else:
             if left - qt < need:
-                return left - leader_bound(c, per, k, left - need + 1, v)
+                return left - leader_bound(c, per, base, left - need + 1, part)
             if tops >= need:
                 return other_bound(c, need, tops)
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
