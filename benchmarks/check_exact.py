@@ -168,10 +168,14 @@ def main() -> int:
     if a.cmd == "ref":
         return check_ref(a.seconds, a.seed)
     if a.cmd == "oracle":
+        if not Path(a.dd).is_file():
+            ap.error(f"--dd: no such file {a.dd!r} (ddoracle's dd.c or a built dd)")
         return check_oracle(a.deck, a.deals, a.seed, a.lone, a.played, a.dd)
     which = []
     for part in a.deals.split(","):
         lo, _, hi = part.partition("-")
+        if not (lo.isdigit() and (hi.isdigit() or not hi)):
+            ap.error(f"--deals: {part!r} is not a deal number or a range such as 2-4")
         which += list(range(int(lo), int(hi or lo) + 1))
     return count_nodes(a.deck, which)
 
