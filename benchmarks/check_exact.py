@@ -1,4 +1,5 @@
-"""Exactness and node-count checks to run before and after every change to the search core.
+"""Exactness and node-count checks to run before and after every change to the search core
+(needs the test extra: ``pip install -e '.[test]'``).
 
     python benchmarks/check_exact.py ref [--seconds 60] [--seed 1]
     python benchmarks/check_exact.py oracle [--deck double32] [--deals 200] [--seed 1] [--lone 0.3]
@@ -35,7 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from conftest import random_deal, random_position  # noqa: E402
+try:                                # the tests' random deals and positions (pytest: the test extra)
+    from conftest import random_deal, random_position  # noqa: E402
+except ModuleNotFoundError as e:
+    sys.exit(f"check_exact.py needs the test extra (pip install -e '.[test]'): {e}")
 from bideuchre.notation import Position  # noqa: E402
 from bideuchre.rules import Seat, Side, Strain  # noqa: E402
 from bideuchre.search.reference import reference_tricks  # noqa: E402
