@@ -116,6 +116,58 @@ cdef inline uint32_t sure_top(uint32_t mine, uint32_t others) noexcept nogil:
     return mine
 
 
+cdef inline int trump_rounds(Ctx* c, int* tl, bint* no_ruff) noexcept nogil:
+    """The leader's sure trumps (t_top of quick_tricks: its trumps at least every other trump,
+    copies counted), which it cashes first; tl[o] gets the trumps of the seat o seats after
+    the leader (o = 1, 2, 3) and *no_ruff whether nobody can ruff a side suit once those are
+    cashed: no trumps, or t_top at least every other hand's trumps (each followed trumps to
+    every round; the leader's other trumps then win too).  A hand holding more than t_top
+    trumps followed trumps to every one of those rounds and still holds trumps."""
+    cdef int p = c.to_move, t
+    cdef uint32_t tm
+    tl[0] = tl[1] = tl[2] = tl[3] = 0
+    no_ruff[0] = 1
+    if c.trump < 0:
+        return 0
+    tm = SUITMASK[c.trump]
+    t = suit_len(c, p, sure_top(c.m1[p] & tm,
+                                (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & tm))
+    tl[0] = suit_len(c, p, tm)
+    tl[1] = suit_len(c, (p + 1) & 3, tm)
+    tl[2] = suit_len(c, (p + 2) & 3, tm)
+    tl[3] = suit_len(c, (p + 3) & 3, tm)
+    no_ruff[0] = t >= tl[1] and t >= tl[2] and t >= tl[3]
+    return t
+
+
+cdef inline int seat_run(Ctx* c, int q, uint32_t sm, int ruff, int loose, int* nsure) noexcept nogil:
+    """Tricks seat q takes cashing its sure cards of side suit sm from the lead, keeping it
+    (quick_tricks' count of a suit, from q's seat); *nsure gets q's sure cards of it (at least
+    every other seat's card of the suit).  `ruff`: bit w set for each seat w that may ruff
+    (holds a trump once the trump rounds are over), 0 when nobody can; `loose`: the seats of
+    `ruff` that may have let go one card of the suit since (counted one card shorter).  With
+    nobody able to ruff, the length winners too (quick_tricks' theorem); else as many rounds
+    as every seat of `ruff` must follow suit."""
+    cdef uint32_t others = (c.m1[(q + 1) & 3] | c.m1[(q + 2) & 3] | c.m1[(q + 3) & 3]) & sm
+    cdef int k, w, n
+    k = suit_len(c, q, sure_top(c.m1[q] & sm, others))
+    nsure[0] = k
+    if k == 0:
+        return 0
+    if ruff == 0:
+        # length winners: the others run out of the suit under the k sure cards
+        for w in range(1, 4):
+            if suit_len(c, (q + w) & 3, sm) > k:
+                return k
+        return suit_len(c, q, sm)
+    for w in range(4):
+        if (ruff >> w) & 1:
+            n = suit_len(c, w, sm) - ((loose >> w) & 1)
+            if n < k:
+                k = n
+    return k if k > 0 else 0
+
+
 cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
     for the leader's side).  A card is sure when it is at least every other remaining card of
@@ -145,59 +197,26 @@ cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
 
     Returns the total; per[s] gets side suit s's part of it (0 for the trump suit): the rest
     comes from the trumps."""
-    cdef int p = c.to_move, s, k, lim, o, len_o, t_top = 0, opp_t = 0, part_t = 0, mo
+    cdef int p = c.to_move, s, k, t_top, total, ruff, nsure
     cdef int tl[4]
-    cdef uint32_t sm, top, tm
-    cdef int total = 0
-    cdef bint no_ruff = c.trump < 0
-    cdef uint32_t others = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
-    if c.trump >= 0:
-        tm = SUITMASK[c.trump]
-        top = sure_top(c.m1[p] & tm, others & tm)
-        t_top = suit_len(c, p, top)
-        for o in range(1, 4):
-            tl[o] = suit_len(c, (p + o) & 3, tm)
-        opp_t = tl[1] if tl[1] > tl[3] else tl[3]
-        part_t = tl[2]
-        total = t_top
-        if t_top >= opp_t and t_top >= part_t:
-            # every other hand's trumps fall under the sure ones: all the leader's trumps win
-            # and no side-suit card of the leader's can be ruffed afterwards
-            no_ruff = 1
-            if t_top:
-                total = suit_len(c, p, tm)
+    cdef bint no_ruff
+    t_top = trump_rounds(c, tl, &no_ruff)
+    total = t_top
+    if no_ruff and t_top:
+        # every other hand's trumps fall under the sure ones: all the leader's trumps win
+        total = suit_len(c, p, SUITMASK[c.trump])
+    # the hands that can still ruff once the leader's sure trumps are cashed: those holding
+    # more trumps than that (each followed to every trump round)
+    ruff = 0
+    if not no_ruff:
+        for s in range(1, 4):
+            if tl[s] > t_top:
+                ruff |= 1 << ((p + s) & 3)
     for s in range(4):
         per[s] = 0
-        if s == c.trump:
+        if s == c.trump or (c.m1[p] & SUITMASK[s]) == 0:
             continue
-        sm = SUITMASK[s]
-        if (c.m1[p] & sm) == 0:
-            continue
-        top = sure_top(c.m1[p] & sm, others & sm)
-        k = suit_len(c, p, top)
-        if k == 0:
-            continue
-        if no_ruff:
-            # length winners: the others run out of the suit under the k sure cards
-            mo = suit_len(c, (p + 1) & 3, sm)
-            len_o = suit_len(c, (p + 2) & 3, sm)
-            if len_o > mo:
-                mo = len_o
-            len_o = suit_len(c, (p + 3) & 3, sm)
-            if len_o > mo:
-                mo = len_o
-            if k >= mo:
-                k = suit_len(c, p, sm)
-        else:
-            # the hands that can still ruff once the leader's sure trumps are cashed: those
-            # holding more trumps than that (each followed to every trump round)
-            lim = k
-            for o in range(1, 4):
-                if tl[o] > t_top:
-                    len_o = suit_len(c, (p + o) & 3, sm)
-                    if len_o < lim:
-                        lim = len_o
-            k = lim
+        k = seat_run(c, p, SUITMASK[s], ruff, 0, &nsure)
         per[s] = k
         total += k
     return total
