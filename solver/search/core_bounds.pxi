@@ -222,6 +222,88 @@ cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     return total
 
 
+cdef inline uint32_t above(uint32_t cards, uint32_t bit) noexcept nogil:
+    """The cards of `cards` at or above `bit` (one suit's cards out: what a mark there makes
+    relevant)."""
+    return cards & ~(bit - 1)
+
+
+cdef inline bint lead_wins(Ctx* c) noexcept nogil:
+    """Whether the leader's side surely wins the trick the leader is about to lead (it then
+    takes at least one of the tricks left); sets c.rel to the marks of the proof (see search)
+    when it does.
+
+    The leader leads some suit s it holds, and the side's card wins the trick when
+    (a) the leader's top card X of s is at least every opponent's card of s (the leader plays
+        first, and of identical cards the first played wins), or partner's top card X of s
+        is strictly above every opponent's card of s (whoever plays first) -- partner,
+        holding s, may play it; a higher card of the side wins for the side too -- and no
+        opponent can ruff: s is trumps, there are no trumps, or each opponent holds a card of
+        s (it must follow) or no trump.  Partner, void in s, may ruff or discard: either way
+        the side wins.
+    (b) s is a side suit, partner is void in s and its top trump X is strictly above the top
+        trump of each opponent void in s (the others must follow suit): partner ruffs with it
+        and nobody overruffs, whatever the order of play (tricks of three included: a seat
+        sitting out holds nothing, so it neither follows nor ruffs).
+    Marks: X, when an opponent holds a card of s (in (b): a void opponent holds a trump);
+    else none.  A position agreeing on the owners of the cards at or above X (and on lengths,
+    so on who is void and who holds trumps) has the same X, and the opponents' cards there
+    are below it (or, for the leader's X, at most equal), so the same card wins.  Of the
+    suits that win, the one whose mark makes the fewest cards relevant."""
+    cdef int p = c.to_move, q = (p + 2) & 3, a = (p + 1) & 3, b = (p + 3) & 3, s, ot, x, n
+    cdef int best = 99
+    cdef uint32_t sm, tm = 0, opp = c.m1[a] | c.m1[b], out, bit, r = 0
+    cdef bint opp_ruff
+    if c.trump >= 0:
+        tm = SUITMASK[c.trump]
+    out = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+    for s in range(4):
+        sm = SUITMASK[s]
+        if (c.m1[p] & sm) == 0:
+            continue
+        ot = top_bit(opp & sm)
+        opp_ruff = s != c.trump and c.trump >= 0 and (
+            ((c.m1[a] & sm) == 0 and (c.m1[a] & tm) != 0)
+            or ((c.m1[b] & sm) == 0 and (c.m1[b] & tm) != 0))
+        x = -1
+        if not opp_ruff:
+            if top_bit(c.m1[q] & sm) > ot:
+                x = top_bit(c.m1[q] & sm)
+            if top_bit(c.m1[p] & sm) >= ot and top_bit(c.m1[p] & sm) > x:
+                x = top_bit(c.m1[p] & sm)
+            if x >= 0:
+                if ot < 0:
+                    c.rel = 0
+                    return 1
+                bit = (<uint32_t>1) << x
+                n = popcount(above(out & sm, bit))
+                if n < best:
+                    best = n
+                    r = bit
+        if s != c.trump and c.trump >= 0 and (c.m1[q] & sm) == 0 and (c.m1[q] & tm) != 0:
+            ot = -1
+            if (c.m1[a] & sm) == 0:
+                ot = top_bit(c.m1[a] & tm)
+            if (c.m1[b] & sm) == 0:
+                x = top_bit(c.m1[b] & tm)
+                if x > ot:
+                    ot = x
+            x = top_bit(c.m1[q] & tm)
+            if x > ot:
+                if ot < 0:
+                    c.rel = 0
+                    return 1
+                bit = (<uint32_t>1) << x
+                n = popcount(above(out & tm, bit))
+                if n < best:
+                    best = n
+                    r = bit
+    if best == 99:
+        return 0
+    c.rel = r
+    return 1
+
+
 cdef inline int trumps_above(Ctx* c, int q, uint32_t tm, int t) noexcept nogil:
     """Seat q's trumps (mask tm; copies counted) strictly above effective bit t (all if t < 0)."""
     cdef uint32_t mine = c.m1[q] & tm

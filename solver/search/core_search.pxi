@@ -98,11 +98,16 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 return leader_bound(c, per, base, need, part)
             if left - tops < need:
                 return left - other_bound(c, left - need + 1, tops)
+            # the leader's side needs one trick: does it surely win the first?
+            if need == 1 and lead_wins(c):
+                return 1
         else:
             if left - qt < need:
                 return left - leader_bound(c, per, base, left - need + 1, part)
             if tops >= need:
                 return other_bound(c, need, tops)
+            if need == left and lead_wins(c):
+                return left - 1
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
         xent = tt_find(c, xkey, xh)
