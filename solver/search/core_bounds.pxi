@@ -5,7 +5,7 @@
 # Bounds
 #
 # Every bound that cuts sets c.rel to the marks of the ranks its count compared (see search):
-# side_rel, trump_marks and leader_bound for the leader's side, other_bound for the other side.
+# trump_marks, run_marks and leader_bound for the leader's side, other_bound for the other side.
 # Its count must hold for every position agreeing on suit lengths (in the TT keys) and the
 # owners of the cards at or above each suit's lowest mark; a bound that compares other ranks
 # must mark them.
@@ -22,13 +22,23 @@ cdef inline uint32_t nth_card(Ctx* c, int q, uint32_t cards, int j) noexcept nog
     return bit
 
 
-cdef inline uint32_t side_rel(Ctx* c, int s) noexcept nogil:
-    """The marks of the leader's sure cards in side suit s (quick_tricks): the others' top
-    card of s when the leader holds a card at or above it, else none."""
-    cdef int p = c.to_move, b
-    cdef uint32_t sm = SUITMASK[s]
-    b = top_bit((c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & sm)
-    if b >= 0 and top_bit(c.m1[p] & sm) >= b:
+cdef inline uint32_t run_marks(Ctx* c, int q, uint32_t sm, int* j, int m) noexcept nogil:
+    """The marks of *j (at least 1) of the m tricks seat q counts by cashing side suit sm
+    (seat_run); sets *j to the tricks they cover (*j or m).  When *j < m and *j is at most
+    q's sure cards, q's j-th highest card (copies counted: the top j
+    are then at least every other card out, in any position agreeing on the cards down to
+    it, so cashed first they win j tricks -- the first played of identical cards wins --
+    whatever lies below); else the other seats' top card of sm when q holds a card at or
+    above it (q's sure cards, so the count, are the same in any position agreeing on the
+    cards down to it and on lengths), else none."""
+    cdef uint32_t others = (c.m1[(q + 1) & 3] | c.m1[(q + 2) & 3] | c.m1[(q + 3) & 3]) & sm
+    cdef uint32_t top = sure_top(c.m1[q] & sm, others)
+    cdef int b
+    if j[0] < m and j[0] <= suit_len(c, q, top):
+        return nth_card(c, q, top, j[0])
+    j[0] = m
+    b = top_bit(others)
+    if b >= 0 and top:
         return (<uint32_t>1) << b
     return 0
 
@@ -71,13 +81,10 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noe
     position agreeing on lengths and on the marked ranks.
 
     A suit of which only j tricks are needed, j at most its sure cards, is marked at the
-    leader's j-th highest card (copies counted) rather than at the others' top card: the
-    leader's top j cards are then at least every other card out, in any position agreeing on
-    the cards down to it, so cashed first they win j tricks (the first played of identical
-    cards wins) -- whatever the cards below."""
+    leader's j-th highest card (copies counted) rather than at the others' top card
+    (run_marks)."""
     cdef int amt = base, s, k, m, j
-    cdef uint32_t r = trump_marks(c, part), sm, mine, top
-    cdef int p = c.to_move
+    cdef uint32_t r = trump_marks(c, part)
     while amt < want:
         k = -1
         m = 0
@@ -89,15 +96,8 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noe
             break
         per[k] = 0
         j = want - amt
-        sm = SUITMASK[k]
-        mine = c.m1[p] & sm
-        top = sure_top(mine, (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & sm)
-        if j < m and j <= suit_len(c, p, top):
-            r |= nth_card(c, p, top, j)     # the leader's j-th highest card
-            amt += j
-        else:
-            r |= side_rel(c, k)
-            amt += m
+        r |= run_marks(c, c.to_move, SUITMASK[k], &j, m)
+        amt += j
     c.rel = r
     return amt
 
