@@ -222,6 +222,158 @@ cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     return total
 
 
+cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogil:
+    """The leader side's sure tricks with an entry to partner (DDS's QuickTricks with
+    commPartner), counted only as far as `want` needs: when they reach want, sets c.rel to
+    their marks and returns the count; else returns 0 and leaves c.rel alone.  `per`, `lt`:
+    quick_tricks' side suits and the leader's tricks from trumps (its total less the side
+    suits); `part`: partner's top trumps (trump_bounds).
+
+    The play: the leader cashes its lt trump tricks (trump_rounds: the t_top sure ones, and
+    with nobody able to ruff afterwards all its trumps), then j_s tricks of some side suits s
+    (j_s <= per[s], largest first: each suit is argued on its own in quick_tricks); then it
+    leads a side suit e it holds and counted nothing in (per[e] = 0), to partner, who wins
+    the trick and cashes its own sure cards of the suits the leader counted nothing in
+    (seat_run from partner's seat), as many rounds as every seat still able to ruff must
+    follow: the leader when it holds more trumps than t_top (and some seat could ruff), an
+    opponent holding more than t_top.  Partner's top trumps (part) win whenever played.
+
+    The entry, either
+    (a) partner's top card X of e is strictly above every other card of e, and each opponent
+        still able to ruff holds a card of e: the leader leads any card of e (all below X),
+        partner plays X and wins; this is the first round of partner's cashing of e; or
+    (b) some seat could ruff, partner is void in e and holds more than t_top trumps, and its
+        top trump T is strictly above the top trump of each opponent able to ruff and void in
+        e (the others follow suit, or hold no trump any more): partner ruffs with T and
+        nobody overruffs.  Such an opponent may let go one card of another suit on this
+        trick (seat_run's `loose`).  Partner's top trumps are then not counted (T may be
+        one).
+    Why the cards this needs are still there.  The leader leads every trick before the
+    entry, so it never discards and still holds e and every card of the suits it did not
+    cash.  An opponent able to ruff afterwards holds more than t_top trumps, so it followed
+    trumps to each trump round, and followed suit to each round of the leader's side suits
+    (quick_tricks counts only as many rounds as it must follow): it discarded nothing, so
+    it holds all its cards of e and of partner's suits.  Partner plays one card to each of
+    the leader's ql = lt + sum j_s tricks: a trump or a card of a suit the leader cashes (none
+    counted for partner: those suits have per[s] > 0) when it follows suit, else any card it
+    chooses; so it keeps the cards counted for it -- X or T, its cashed cards, its top trumps
+    -- when its cards number at least ql more than those (checked).  With T: partner holds
+    more than t_top trumps, so it follows each trump round with another trump.  With part >
+    0 the leader holds no sure trump (partner's is higher), so there are no trump rounds.
+    Partner's cashing: each card counted is still at least every other card of its suit
+    (the others' cards only go), the seats that may ruff follow suit to every round counted
+    (their cards of the suit are all there but a loose one), the others hold no trump any
+    more (each held at most t_top and followed trumps; with nobody able to ruff, the leader
+    cashed all its trumps).  The tricks are distinct: the leader's ql, the entry, partner's.
+
+    Marks (every position Q agreeing on suit lengths and on the owners of the cards at or
+    above each mark plays the same way and takes as many tricks): trump_marks for the trump
+    rounds (and for partner's top trumps if counted: Q's leader holds the same t_top sure
+    trumps, so the same seats may ruff); run_marks for each side suit's j tricks, the
+    leader's and partner's (for e, from X down: X and the cards above it have the same
+    owners, so X is partner's and strictly above every other card of e in Q too); in (b), T
+    when some opponent able to ruff is void in e (in Q no such opponent holds a trump at or
+    above T; with none, partner ruffs with any trump), else nothing.  Who is void, who holds
+    more than t_top trumps, partner's card count: lengths."""
+    cdef int p = c.to_move, q = (p + 2) & 3, a = (p + 1) & 3, b = (p + 3) & 3
+    cdef int tl[4]
+    cdef int cnt[9]
+    cdef int t_top, ruff, loose, e, s, k, m, j, o, x, ot, amt, ql, keep, nsure, pot
+    cdef bint no_ruff
+    cdef uint32_t sm, tm = 0, r, emark = 0
+    if c.m1[q] == 0:
+        return 0                        # partner sits out
+    t_top = trump_rounds(c, tl, &no_ruff)
+    ruff = 0
+    if not no_ruff:
+        tm = SUITMASK[c.trump]
+        if tl[0] > t_top:
+            ruff = 1 << p
+        if tl[1] > t_top:
+            ruff |= 1 << a
+        if tl[3] > t_top:
+            ruff |= 1 << b
+    for e in range(4):
+        sm = SUITMASK[e]
+        if e == c.trump or per[e] or (c.m1[p] & sm) == 0:
+            continue
+        loose = 0
+        x = top_bit(c.m1[q] & sm)
+        if x > top_bit((c.m1[p] | c.m1[a] | c.m1[b]) & sm) and not (
+                ((ruff >> a) & 1 and (c.m1[a] & sm) == 0)
+                or ((ruff >> b) & 1 and (c.m1[b] & sm) == 0)):
+            k = 1                       # (a): X, the first round of partner's cashing of e
+        elif ruff and x < 0 and tl[2] > t_top:
+            ot = -1
+            for o in range(2):
+                s = (p + 1 + 2 * o) & 3
+                if (ruff >> s) & 1 and (c.m1[s] & sm) == 0:
+                    loose |= 1 << s
+                    x = top_bit(c.m1[s] & tm)
+                    if x > ot:
+                        ot = x
+            x = top_bit(c.m1[q] & tm)
+            if x <= ot:
+                continue
+            k = 2                       # (b): T
+            emark = ((<uint32_t>1) << x) if ot >= 0 else 0
+        else:
+            continue
+        # what each part could bring: cnt[0..3] the leader's side suits, cnt[4..7] partner's,
+        # cnt[8] partner's top trumps
+        pot = lt + (1 if k == 2 else 0)
+        for s in range(4):
+            cnt[s] = per[s]
+            cnt[4 + s] = 0
+            if s != c.trump and per[s] == 0 and (c.m1[q] & SUITMASK[s]):
+                cnt[4 + s] = seat_run(c, q, SUITMASK[s], ruff, loose, &nsure)
+            pot += cnt[s] + cnt[4 + s]
+        cnt[8] = part if k == 1 else 0
+        pot += cnt[8]
+        if pot < want:
+            continue
+        # count as far as want needs: the entry first, then the largest parts
+        amt = lt
+        ql = lt
+        keep = 0
+        r = trump_marks(c, 0)
+        if k == 2:
+            amt += 1
+            keep = 1
+            r |= emark
+        else:
+            j = want - amt
+            r |= run_marks(c, q, sm, &j, cnt[4 + e])
+            cnt[4 + e] = 0
+            amt += j
+            keep = j
+        while amt < want:
+            m = 0
+            o = -1
+            for s in range(9):
+                if cnt[s] > m:
+                    m = cnt[s]
+                    o = s
+            cnt[o] = 0
+            j = want - amt
+            if o == 8:
+                r |= trump_marks(c, part)
+                j = m
+                keep += m
+            elif o >= 4:
+                r |= run_marks(c, q, SUITMASK[o - 4], &j, m)
+                keep += j
+            else:
+                r |= run_marks(c, p, SUITMASK[o], &j, m)
+                ql += j
+            amt += j
+        if suit_len(c, q, 0xFFFFFFFFu) - keep < ql:
+            return 0
+        c.rel = r
+        return amt
+    return 0
+
+
 cdef inline uint32_t above(uint32_t cards, uint32_t bit) noexcept nogil:
     """The cards of `cards` at or above `bit` (one suit's cards out: what a mark there makes
     relevant)."""

@@ -44,7 +44,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int sure[2]
     cdef int per[4]
-    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part, lt
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
     cdef uint32_t own[5]
     cdef uint64_t h = 0, key = 0, xh = 0
@@ -84,7 +84,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         # partner's top trumps come on top of the leader's cashing; each side's sure trumps
         qt = quick_tricks(c, per)
         part = trump_bounds(c, sure)        # partner's top trumps
-        base = qt - per[0] - per[1] - per[2] - per[3] + part    # the tricks from trumps
+        lt = qt - per[0] - per[1] - per[2] - per[3]     # the leader's tricks from trumps
+        base = lt + part                    # the tricks from trumps
         qt += part
         if sure[c.to_move & 1] > qt:
             qt = base = sure[c.to_move & 1]
@@ -101,6 +102,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             # the leader's side needs one trick: does it surely win the first?
             if need == 1 and lead_wins(c):
                 return 1
+            # an entry to partner after the leader's cashing, then partner's cashing
+            if part >= 0:
+                k = entry_bound(c, per, lt, part, need)
+                if k:
+                    return k
         else:
             if left - qt < need:
                 return left - leader_bound(c, per, base, left - need + 1, part)
@@ -108,6 +114,10 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 return other_bound(c, need, tops)
             if need == left and lead_wins(c):
                 return left - 1
+            if part >= 0:
+                k = entry_bound(c, per, lt, part, left - need + 1)
+                if k:
+                    return left - k
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
         xent = tt_find(c, xkey, xh)
