@@ -24,23 +24,30 @@ cdef inline uint32_t nth_card(Ctx* c, int q, uint32_t cards, int j) noexcept nog
 
 cdef inline uint32_t run_marks(Ctx* c, int q, uint32_t sm, int* j, int m) noexcept nogil:
     """The marks of *j (at least 1) of the m tricks seat q counts by cashing side suit sm
-    (seat_run); sets *j to the tricks they cover (*j or m).  When *j < m and *j is at most
-    q's sure cards, q's j-th highest card (copies counted: the top j
-    are then at least every other card out, in any position agreeing on the cards down to
-    it, so cashed first they win j tricks -- the first played of identical cards wins --
-    whatever lies below); else the other seats' top card of sm when q holds a card at or
-    above it (q's sure cards, so the count, are the same in any position agreeing on the
-    cards down to it and on lengths), else none."""
+    (seat_run; m > 0); sets *j to the tricks they cover (*j or m).  The mark is q's i-th
+    highest card Y of the suit (copies counted), i = *j when *j < m and *j is at most q's n
+    sure cards, else i = min(m, n) (all m counted), or none when nobody else holds the suit
+    (the count is then lengths, in the key).
+
+    Proof.  Q agrees with this position on lengths and on the owners of the cards at or above
+    Y.  Here no other seat holds a card above Y (Y is at or above q's lowest sure card, so at
+    or above the others' top card), so in Q the others' cards are at most Y too -- a copy of
+    Y only where one is held here -- and q's cards at or above Y, its top i, are sure in Q:
+    q holds at least i sure cards.  The i rounds win (the first played of identical cards
+    wins) whatever lies below Y.  With i = *j < m that is the count.  Else seat_run's count
+    only grows with the sure cards: the length winners need the sure cards to be at least
+    every other hand's length (here n, in Q at least n), the rounds under a ruff are the
+    sure cards capped by lengths (here m <= n, in Q at least m).  (The others' top card, the
+    mark before, is at or below Y: Y makes fewer cards relevant.)"""
     cdef uint32_t others = (c.m1[(q + 1) & 3] | c.m1[(q + 2) & 3] | c.m1[(q + 3) & 3]) & sm
     cdef uint32_t top = sure_top(c.m1[q] & sm, others)
-    cdef int b
-    if j[0] < m and j[0] <= suit_len(c, q, top):
+    cdef int n = suit_len(c, q, top)
+    if j[0] < m and j[0] <= n:
         return nth_card(c, q, top, j[0])
     j[0] = m
-    b = top_bit(others)
-    if b >= 0 and top:
-        return (<uint32_t>1) << b
-    return 0
+    if others == 0:
+        return 0
+    return nth_card(c, q, top, m if m < n else n)
 
 
 cdef inline uint32_t trump_marks(Ctx* c, int part) noexcept nogil:
@@ -80,9 +87,8 @@ cdef inline int leader_bound(Ctx* c, int* per, int base, int want, int part) noe
     in quick_tricks are argued on their own, so any subset is a bound, and it holds for every
     position agreeing on lengths and on the marked ranks.
 
-    A suit of which only j tricks are needed, j at most its sure cards, is marked at the
-    leader's j-th highest card (copies counted) rather than at the others' top card
-    (run_marks)."""
+    A suit is marked at the leader's lowest card its count needs (run_marks: the j-th highest
+    when only j tricks of it are needed), not at the others' top card below it."""
     cdef int amt = base, s, k, m, j
     cdef uint32_t r = trump_marks(c, part)
     while amt < want:
