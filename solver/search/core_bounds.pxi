@@ -51,29 +51,47 @@ cdef inline uint32_t run_marks(Ctx* c, int q, uint32_t sm, int* j, int m) noexce
 
 
 cdef inline uint32_t trump_marks(Ctx* c, int part) noexcept nogil:
-    """The trump ranks the leader side's bound compared (see leader_bound): with `part` -1
-    (the side's sure trumps: each hand's trumps strictly above the other side's), the other
-    side's top trump; else the others' top trump when the leader holds a trump at or above it
-    (t_top of quick_tricks; the side suits' counts only grow with t_top, so with none of
-    those nothing), and when partner's top trumps count (part > 0) the top trump of the
-    leader and the opponents.  None in no trump.  Agreeing on these, a position has the same
-    sure trumps, so the same count."""
-    cdef int p = c.to_move, b
-    cdef uint32_t tm, r = 0, o
+    """The trump ranks the leader side's bound compared (see leader_bound), each the lowest
+    trump its count needs (none in no trump):
+    - `part` -1 (the side's sure trumps: a hand's trumps strictly above every trump of the
+      other side): the lowest such trump of the side's hand holding most of them, when the
+      other side holds a trump (else the count is lengths);
+    - else the leader's lowest sure trump (t_top of quick_tricks) when another seat holds a
+      trump (with no sure trump, nothing: the side suits' counts only grow with t_top); and
+      when partner's top trumps count (part > 0), partner's lowest trump above every trump of
+      the leader and the opponents, when they hold one.
+    Proof.  Let Y be such a mark, the lowest of a hand h's counted trumps, all strictly above
+    (for t_top: at least) the trumps they are compared with.  A position Q agreeing on
+    lengths and on the owners of the trumps at or above Y has the same cards there, and the
+    seats compared hold no trump above Y (for t_top: none above, a copy of Y at most), so in
+    Q too: h holds at least as many such trumps.  Every count of leader_bound and quick_tricks
+    only grows with them (fewer seats can ruff, the no-ruff test and partner's top trumps
+    only gain), so it holds in Q; entry_bound's play cashes just the t_top of this position."""
+    cdef int p = c.to_move, k, n, best = -1
+    cdef uint32_t tm, r = 0, o, mine
     if c.trump < 0:
         return 0
     tm = SUITMASK[c.trump]
     if part < 0:
-        b = top_bit((c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm)
-        return ((<uint32_t>1) << b) if b >= 0 else 0
+        o = (c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm
+        if o == 0:
+            return 0
+        for k in range(2):
+            mine = sure_top(c.m1[(p + 2 * k) & 3] & tm, o) & ~((<uint32_t>1) << top_bit(o))
+            n = suit_len(c, (p + 2 * k) & 3, mine)
+            if n > best or (n == best and (mine & (~mine + 1)) > r):
+                best = n
+                r = mine & (~mine + 1)
+        return r
     o = (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & tm
-    b = top_bit(o)
-    if b >= 0 and top_bit(c.m1[p] & tm) >= b:
-        r = (<uint32_t>1) << b
+    mine = sure_top(c.m1[p] & tm, o)
+    if o and mine:
+        r = mine & (~mine + 1)
     if part > 0:
-        b = top_bit((c.m1[p] | c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm)
-        if b >= 0:
-            r |= (<uint32_t>1) << b
+        o = (c.m1[p] | c.m1[(p + 1) & 3] | c.m1[(p + 3) & 3]) & tm
+        if o:
+            mine = sure_top(c.m1[(p + 2) & 3] & tm, o) & ~((<uint32_t>1) << top_bit(o))
+            r |= mine & (~mine + 1)
     return r
 
 
