@@ -392,7 +392,7 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
                 ql += j
             amt += j
         if suit_len(c, q, 0xFFFFFFFFu) - keep < ql:
-            return 0
+            continue        # partner cannot keep them all: another entry?
         c.rel = r
         return amt
     return 0
