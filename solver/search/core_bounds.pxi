@@ -302,11 +302,17 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     cdef int p = c.to_move, q = (p + 2) & 3, a = (p + 1) & 3, b = (p + 3) & 3
     cdef int tl[4]
     cdef int cnt[9]
-    cdef int t_top, ruff, loose, e, s, k, m, j, o, x, ot, amt, ql, keep, nsure, pot
+    cdef int pc[4]
+    cdef int t_top, ruff, loose, e, s, k, m, j, o, x, ot, amt, ql, keep, nsure, pot, cand = 0
     cdef bint no_ruff
     cdef uint32_t sm, tm = 0, r, emark = 0
     if c.m1[q] == 0:
         return 0                        # partner sits out
+    for e in range(4):
+        if e != c.trump and per[e] == 0 and (c.m1[p] & SUITMASK[e]):
+            cand |= 1 << e
+    if cand == 0:
+        return 0
     t_top = trump_rounds(c, tl, &no_ruff)
     ruff = 0
     if not no_ruff:
@@ -317,17 +323,28 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
             ruff |= 1 << a
         if tl[3] > t_top:
             ruff |= 1 << b
+    # the most each part could bring (nobody loose: a loose seat only lowers partner's)
+    pot = lt + part
+    for s in range(4):
+        pc[s] = 0
+        if s != c.trump and per[s] == 0 and (c.m1[q] & SUITMASK[s]):
+            pc[s] = seat_run(c, q, SUITMASK[s], ruff, 0, &nsure)
+        pot += per[s] + pc[s]
+    if pot + 1 < want:
+        return 0                        # (b) adds one trick, (a) none beyond partner's
     for e in range(4):
-        sm = SUITMASK[e]
-        if e == c.trump or per[e] or (c.m1[p] & sm) == 0:
+        if not (cand >> e) & 1:
             continue
+        sm = SUITMASK[e]
         loose = 0
         x = top_bit(c.m1[q] & sm)
         if x > top_bit((c.m1[p] | c.m1[a] | c.m1[b]) & sm) and not (
                 ((ruff >> a) & 1 and (c.m1[a] & sm) == 0)
                 or ((ruff >> b) & 1 and (c.m1[b] & sm) == 0)):
+            if pot < want:
+                continue
             k = 1                       # (a): X, the first round of partner's cashing of e
-        elif ruff and x < 0 and tl[2] > t_top:
+        elif ruff and x < 0 and tl[2] > t_top and pot - part + 1 >= want:
             ot = -1
             for o in range(2):
                 s = (p + 1 + 2 * o) & 3
@@ -343,18 +360,16 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
             emark = ((<uint32_t>1) << x) if ot >= 0 else 0
         else:
             continue
-        # what each part could bring: cnt[0..3] the leader's side suits, cnt[4..7] partner's,
-        # cnt[8] partner's top trumps
-        pot = lt + (1 if k == 2 else 0)
+        # cnt[0..3] the leader's side suits, cnt[4..7] partner's, cnt[8] partner's top trumps
+        m = lt + (1 if k == 2 else part)
         for s in range(4):
             cnt[s] = per[s]
-            cnt[4 + s] = 0
-            if s != c.trump and per[s] == 0 and (c.m1[q] & SUITMASK[s]):
+            cnt[4 + s] = pc[s]
+            if loose and pc[s]:
                 cnt[4 + s] = seat_run(c, q, SUITMASK[s], ruff, loose, &nsure)
-            pot += cnt[s] + cnt[4 + s]
+            m += cnt[s] + cnt[4 + s]
         cnt[8] = part if k == 1 else 0
-        pot += cnt[8]
-        if pot < want:
+        if m < want:
             continue
         # count as far as want needs: the entry first, then the largest parts
         amt = lt
