@@ -246,6 +246,43 @@ cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     return total
 
 
+cdef inline int entry_take(Ctx* c, int* cnt, int amt, int ql, int keep, uint32_t r, int want,
+                           int part) noexcept nogil:
+    """entry_bound's count from the entry on: adds, largest first, the parts cnt[] (0..3 the
+    leader's side suits, 4..7 partner's, 8 partner's top trumps) to amt until it reaches
+    want, each as far as needed, with their marks (run_marks, trump_marks) to r; ql: the
+    leader's tricks before the entry, keep: the cards partner must keep through them.
+    Returns the count with c.rel set to r, or 0 (c.rel untouched) when partner's cards do
+    not number at least ql more than those it keeps (see entry_bound)."""
+    cdef int p = c.to_move, q = (c.to_move + 2) & 3, m, o, s, j
+    while amt < want:
+        m = 0
+        o = -1
+        for s in range(9):
+            if cnt[s] > m:
+                m = cnt[s]
+                o = s
+        if o < 0:
+            return 0
+        cnt[o] = 0
+        j = want - amt
+        if o == 8:
+            r |= trump_marks(c, part)
+            j = m
+            keep += m
+        elif o >= 4:
+            r |= run_marks(c, q, SUITMASK[o - 4], &j, m)
+            keep += j
+        else:
+            r |= run_marks(c, p, SUITMASK[o], &j, m)
+            ql += j
+        amt += j
+    if suit_len(c, q, 0xFFFFFFFFu) - keep < ql:
+        return 0
+    c.rel = r
+    return amt
+
+
 cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogil:
     """The leader side's sure tricks with an entry to partner (DDS's QuickTricks with
     commPartner), counted only as far as `want` needs: when they reach want, sets c.rel to
@@ -386,30 +423,9 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
             cnt[4 + e] = 0
             amt += j
             keep = j
-        while amt < want:
-            m = 0
-            o = -1
-            for s in range(9):
-                if cnt[s] > m:
-                    m = cnt[s]
-                    o = s
-            cnt[o] = 0
-            j = want - amt
-            if o == 8:
-                r |= trump_marks(c, part)
-                j = m
-                keep += m
-            elif o >= 4:
-                r |= run_marks(c, q, SUITMASK[o - 4], &j, m)
-                keep += j
-            else:
-                r |= run_marks(c, p, SUITMASK[o], &j, m)
-                ql += j
-            amt += j
-        if suit_len(c, q, 0xFFFFFFFFu) - keep < ql:
-            continue        # partner cannot keep them all: another entry?
-        c.rel = r
-        return amt
+        amt = entry_take(c, cnt, amt, ql, keep, r, want, part)
+        if amt:
+            return amt
     return 0
 
 
