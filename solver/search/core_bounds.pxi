@@ -340,7 +340,10 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     cdef int tl[4]
     cdef int cnt[9]
     cdef int pc[4]
-    cdef int t_top, ruff, loose, e, s, k, m, j, o, x, ot, amt, ql, keep, nsure, pot, cand = 0
+    cdef int kind[4]
+    cdef int looses[4]
+    cdef uint32_t emarks[4]
+    cdef int t_top, ruff, loose, e, s, k = 0, m, j, o, x, ot, amt, ql, keep, nsure, pot, cand = 0
     cdef bint no_ruff
     cdef uint32_t sm, tm = 0, r, emark = 0
     if c.m1[q] == 0:
@@ -349,6 +352,16 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
         if e != c.trump and per[e] == 0 and (c.m1[p] & SUITMASK[e]):
             cand |= 1 << e
     if cand == 0:
+        return 0
+    # at most: every part, partner's whole suits where it holds a sure card, the ruff
+    pot = lt + part + 1
+    for s in range(4):
+        pot += per[s]
+        sm = SUITMASK[s]
+        if s != c.trump and per[s] == 0 and \
+                top_bit(c.m1[q] & sm) >= top_bit((c.m1[p] | c.m1[a] | c.m1[b]) & sm):
+            pot += suit_len(c, q, sm)
+    if pot < want:
         return 0
     t_top = trump_rounds(c, tl, &no_ruff)
     ruff = 0
@@ -360,6 +373,35 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
             ruff |= 1 << a
         if tl[3] > t_top:
             ruff |= 1 << b
+    # the entries: kind[e] 1 for (a), 2 for (b) (with its loose seats and mark)
+    for e in range(4):
+        kind[e] = 0
+        if not (cand >> e) & 1:
+            continue
+        sm = SUITMASK[e]
+        x = top_bit(c.m1[q] & sm)
+        if x > top_bit((c.m1[p] | c.m1[a] | c.m1[b]) & sm) and not (
+                ((ruff >> a) & 1 and (c.m1[a] & sm) == 0)
+                or ((ruff >> b) & 1 and (c.m1[b] & sm) == 0)):
+            kind[e] = 1                 # (a): X, the first round of partner's cashing of e
+        elif ruff and x < 0 and tl[2] > t_top:
+            ot = -1
+            loose = 0
+            for o in range(2):
+                s = (p + 1 + 2 * o) & 3
+                if (ruff >> s) & 1 and (c.m1[s] & sm) == 0:
+                    loose |= 1 << s
+                    x = top_bit(c.m1[s] & tm)
+                    if x > ot:
+                        ot = x
+            x = top_bit(c.m1[q] & tm)
+            if x > ot:
+                kind[e] = 2             # (b): T
+                looses[e] = loose
+                emarks[e] = ((<uint32_t>1) << x) if ot >= 0 else 0
+        k |= kind[e]
+    if k == 0:
+        return 0
     # the most each part could bring (nobody loose: a loose seat only lowers partner's)
     pot = lt + part
     for s in range(4):
@@ -370,33 +412,12 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     if pot + 1 < want:
         return 0                        # (b) adds one trick, (a) none beyond partner's
     for e in range(4):
-        if not (cand >> e) & 1:
+        k = kind[e]
+        if k == 0 or (k == 1 and pot < want) or (k == 2 and pot - part + 1 < want):
             continue
         sm = SUITMASK[e]
-        loose = 0
-        x = top_bit(c.m1[q] & sm)
-        if x > top_bit((c.m1[p] | c.m1[a] | c.m1[b]) & sm) and not (
-                ((ruff >> a) & 1 and (c.m1[a] & sm) == 0)
-                or ((ruff >> b) & 1 and (c.m1[b] & sm) == 0)):
-            if pot < want:
-                continue
-            k = 1                       # (a): X, the first round of partner's cashing of e
-        elif ruff and x < 0 and tl[2] > t_top and pot - part + 1 >= want:
-            ot = -1
-            for o in range(2):
-                s = (p + 1 + 2 * o) & 3
-                if (ruff >> s) & 1 and (c.m1[s] & sm) == 0:
-                    loose |= 1 << s
-                    x = top_bit(c.m1[s] & tm)
-                    if x > ot:
-                        ot = x
-            x = top_bit(c.m1[q] & tm)
-            if x <= ot:
-                continue
-            k = 2                       # (b): T
-            emark = ((<uint32_t>1) << x) if ot >= 0 else 0
-        else:
-            continue
+        loose = looses[e] if k == 2 else 0
+        emark = emarks[e]
         # cnt[0..3] the leader's side suits, cnt[4..7] partner's, cnt[8] partner's top trumps
         m = lt + (1 if k == 2 else part)
         for s in range(4):
