@@ -318,7 +318,9 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     the leader's ql = lt + sum j_s tricks: a trump or a card of a suit the leader cashes (none
     counted for partner: those suits have per[s] > 0) when it follows suit, else any card it
     chooses; so it keeps the cards counted for it -- X or T, its cashed cards, its top trumps
-    -- when its cards number at least ql more than those (checked).  With T: partner holds
+    -- when its cards number at least ql more than those (checked).  It never has to ruff one
+    of the leader's side-suit winners: still holding a trump after the trump rounds, it is
+    one of the seats quick_tricks' counts make follow suit.  With T: partner holds
     more than t_top trumps, so it follows each trump round with another trump.  With part >
     0 the leader holds no sure trump (partner's is higher), so there are no trump rounds.
     Partner's cashing: each card counted is still at least every other card of its suit
@@ -329,8 +331,10 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
 
     Marks (every position Q agreeing on suit lengths and on the owners of the cards at or
     above each mark plays the same way and takes as many tricks): trump_marks for the trump
-    rounds (and for partner's top trumps if counted: Q's leader holds the same t_top sure
-    trumps, so the same seats may ruff); run_marks for each side suit's j tricks, the
+    rounds (Q's leader's top t_top trumps are sure too -- it may hold more, the play cashes
+    these t_top -- and the seats holding more than t_top trumps are the same: lengths) and for
+    partner's top trumps if counted (Q's partner holds at least as many); run_marks for each
+    side suit's j tricks, the
     leader's and partner's (for e, from X down: X and the cards above it have the same
     owners, so X is partner's and strictly above every other card of e in Q too); in (b), T
     when some opponent able to ruff is void in e (in Q no such opponent holds a trump at or
