@@ -105,20 +105,11 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 return other_bound(c, need, tops)
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
-        xent = tt_find(c, xkey, xh)
-        # of the stored bounds that decide this search, the one with the fewest relevant
-        # ranks (its marks make the searches above more general)
+        # the partition bucket first (it is most often in the cache): a deciding slot, the
+        # one with the fewest relevant ranks, answers without the exact table's probe (a
+        # likely miss in main memory); else the exact entry
         mark = 0xFFFFFFFFu
         v = -1
-        if xent != NULL:
-            if xent.lb >= need:
-                mark = nibbles_rel(xent.rel_lb) & top
-                v = xent.lb
-            elif xent.ub < need:
-                mark = nibbles_rel(xent.rel_ub) & top
-                v = xent.ub
-            elif xent.best != 255:
-                hint = abs_move(c, xent.best)
         tt_owners(c, allm, top, own)
         if bk.key == key:
             for k in range(<int>bk.n):
@@ -129,7 +120,20 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                             mark = ent.rel
                             v = ent.lb if ent.lb >= need else ent.ub
                     elif hint < 0 and ent.best != 255:
-                        hint = abs_move(c, ent.best)
+                        hint = ent.best
+        if v < 0:
+            xent = tt_find(c, xkey, xh)
+            if xent != NULL:
+                if xent.lb >= need:
+                    mark = nibbles_rel(xent.rel_lb) & top
+                    v = xent.lb
+                elif xent.ub < need:
+                    mark = nibbles_rel(xent.rel_ub) & top
+                    v = xent.ub
+                elif xent.best != 255:
+                    hint = xent.best
+            if hint >= 0:
+                hint = abs_move(c, hint)
         if v >= 0:
             c.rel = from_top(mark, allm, top)
             return v
