@@ -17,7 +17,7 @@
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 cdef uint32_t SUITMASK[4]
 
@@ -85,6 +85,7 @@ cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
     void __builtin_prefetch(const void* p) nogil
 
 
