@@ -316,8 +316,8 @@ cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int o
 
 cdef class Solver:
     """A search context with its own transposition tables: ``2**tt_bits`` exact entries of 32
-    bytes, and a partition table of ``2**(tt_bits - 7)`` buckets of 64 bounds (1,808 bytes a
-    bucket: about 0.44 of the exact table's memory).
+    bytes, and a partition table of ``2**(tt_bits - 7)`` buckets of 64 bounds (1,824 bytes a
+    bucket: about 0.45 of the exact table's memory).
 
     Not thread-safe: one Solver per thread.  Counts are per seat, per card id (4 × 24, uint8).
     """
