@@ -8,24 +8,33 @@ cdef struct Entry:        # 32 bytes: a bucket of two is one cache line
     uint8_t best         # best lead, as (suit slot << 3 | rank from the top among the cards out)
     uint8_t depth        # tricks left at this position
     uint16_t rel_lb      # the relevant ranks of each bound: per suit (4 bits each), how many
-    uint16_t rel_ub      # of the top ranks out (see Slot)
+    uint16_t rel_ub      # of the top ranks out (see Bucket)
 
 cdef enum:
     NSLOT = 64           # slots per bucket of the partition table
+    NCHUNK = 8           # chunks of 8 slots per bucket
 
-cdef struct Slot:         # 28 bytes: one stored bound and the set of positions it holds for
-    uint32_t own[5]      # owners of the relevant ranks, each suit top-aligned in its byte (bit
-                         # 8*s+7 = the highest rank of suit s still out): seats 0-3 (at least
-                         # one copy), then the ranks some seat holds twice; zero where irrelevant
-    uint32_t rel         # the relevant ranks: the top d_s bits of each suit's byte
-    int8_t lb            # lower bound on NS tricks from here
-    int8_t ub            # upper bound on NS tricks from here
-    uint8_t best         # best lead, as (suit slot << 3 | rank from the top among the cards out)
+# The partition table (see core_table.pxi): a bucket holds the bounds of one suit-length
+# pattern, at most NSLOT, in chunks of 8 slots stored as arrays over the slots, so that a
+# probe compares 8 slots in a few vector instructions (chunk_matches).  Slot k (chunk k >> 3,
+# lane k & 7): the owners of the relevant ranks, each suit top-aligned in its byte (bit
+# 8*s+7 = the highest rank of suit s still out) -- seats 0-3 (at least one copy), then the
+# ranks some seat holds twice; zero where irrelevant -- and the relevant ranks themselves
+# (the top d_s bits of each suit's byte), a lower and an upper bound on NS tricks, and the
+# best lead as (suit slot << 3 | rank from the top among the cards out).
+cdef struct Chunk:        # 224 bytes: 8 slots
+    uint32_t rel[8]
+    uint32_t own[5][8]
+    int8_t lb[8]
+    int8_t ub[8]
+    uint8_t best[8]
+    uint8_t pad[8]
 
-cdef struct Bucket:       # the positions of one suit-length pattern: 8 + 8 + 64 * 28 bytes
+cdef struct Bucket:       # 32 + 8 * 224 bytes
     uint64_t key         # lengths per seat and suit (copies counted), tricks left, leader, strain, seat out
-    uint32_t n           # slots in use (a prefix of slot[])
-    Slot slot[NSLOT]
+    uint32_t n           # slots in use (a prefix)
+    uint32_t pad[5]      # the chunks start 32-byte aligned
+    Chunk ch[NCHUNK]
 
 cdef struct Ctx:
     uint32_t m1[4]       # cards held (at least one copy), effective layout: suit slot * 8 + order

@@ -17,7 +17,7 @@
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 cdef uint32_t SUITMASK[4]
 
@@ -85,6 +85,7 @@ cdef extern from *:
     int __builtin_popcount(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
     void __builtin_prefetch(const void* p) nogil
 
 
@@ -315,8 +316,8 @@ cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int o
 
 cdef class Solver:
     """A search context with its own transposition tables: ``2**tt_bits`` exact entries of 32
-    bytes, and a partition table of ``2**(tt_bits - 7)`` buckets of 64 bounds (1,808 bytes a
-    bucket: about 0.44 of the exact table's memory).
+    bytes, and a partition table of ``2**(tt_bits - 7)`` buckets of 64 bounds (1,824 bytes a
+    bucket: about 0.45 of the exact table's memory).
 
     Not thread-safe: one Solver per thread.  Counts are per seat, per card id (4 × 24, uint8).
     """

@@ -47,10 +47,10 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part, lt
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
     cdef uint32_t own[5]
-    cdef uint64_t h = 0, key = 0, xh = 0
+    cdef uint64_t h = 0, key = 0, xh = 0, sm
     cdef uint64_t xkey[3]
     cdef Bucket* bk = NULL
-    cdef Slot* ent
+    cdef Chunk* ch
     cdef Entry* xent
     cdef bint ns, boundary
     cdef int s_ntrick, s_led, s_ws, s_wb, s_tm, su, ws
@@ -120,31 +120,38 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                     return left - k
         allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
         top = top_layout(allm)
-        xent = tt_find(c, xkey, xh)
-        # of the stored bounds that decide this search, the one with the fewest relevant
-        # ranks (its marks make the searches above more general)
+        # the partition bucket first (it is most often in the cache): a deciding slot, the
+        # one with the fewest relevant ranks, answers without the exact table's probe (a
+        # likely miss in main memory); else the exact entry
         mark = 0xFFFFFFFFu
         v = -1
-        if xent != NULL:
-            if xent.lb >= need:
-                mark = nibbles_rel(xent.rel_lb) & top
-                v = xent.lb
-            elif xent.ub < need:
-                mark = nibbles_rel(xent.rel_ub) & top
-                v = xent.ub
-            elif xent.best != 255:
-                hint = abs_move(c, xent.best)
         tt_owners(c, allm, top, own)
         if bk.key == key:
-            for k in range(<int>bk.n):
-                ent = &bk.slot[k]
-                if slot_match(ent, own):
-                    if ent.lb >= need or ent.ub < need:
-                        if v < 0 or popcount(ent.rel) < popcount(mark):
-                            mark = ent.rel
-                            v = ent.lb if ent.lb >= need else ent.ub
-                    elif hint < 0 and ent.best != 255:
-                        hint = abs_move(c, ent.best)
+            sm = slot_matches(bk, own)
+            while sm:
+                k = __builtin_ctzll(sm)
+                sm &= sm - 1
+                ch = &bk.ch[k >> 3]
+                k &= 7
+                if ch.lb[k] >= need or ch.ub[k] < need:
+                    if v < 0 or popcount(ch.rel[k]) < popcount(mark):
+                        mark = ch.rel[k]
+                        v = ch.lb[k] if ch.lb[k] >= need else ch.ub[k]
+                elif hint < 0 and ch.best[k] != 255:
+                    hint = ch.best[k]
+        if v < 0:
+            xent = tt_find(c, xkey, xh)
+            if xent != NULL:
+                if xent.lb >= need:
+                    mark = nibbles_rel(xent.rel_lb) & top
+                    v = xent.lb
+                elif xent.ub < need:
+                    mark = nibbles_rel(xent.rel_ub) & top
+                    v = xent.ub
+                elif xent.best != 255:
+                    hint = xent.best
+            if hint >= 0:
+                hint = abs_move(c, hint)
         if v >= 0:
             c.rel = from_top(mark, allm, top)
             return v

@@ -226,7 +226,7 @@ cdef inline uint32_t from_top(uint32_t t, uint32_t allm, uint32_t top) noexcept 
 
 
 cdef inline void tt_owners(Ctx* c, uint32_t allm, uint32_t top, uint32_t* own) noexcept nogil:
-    """The position's owner planes in the top-aligned layout (see Slot.own)."""
+    """The position's owner planes in the top-aligned layout (see Bucket)."""
     cdef int q
     cdef uint32_t dbl = c.m2[0] | c.m2[1] | c.m2[2] | c.m2[3]
     for q in range(4):
@@ -234,10 +234,34 @@ cdef inline void tt_owners(Ctx* c, uint32_t allm, uint32_t top, uint32_t* own) n
     own[4] = to_top(dbl, allm, top) if dbl else 0
 
 
-cdef inline bint slot_match(const Slot* e, const uint32_t* own) noexcept nogil:
-    cdef uint32_t r = e.rel
-    return (((own[0] & r) ^ e.own[0]) | ((own[1] & r) ^ e.own[1]) | ((own[2] & r) ^ e.own[2])
-            | ((own[3] & r) ^ e.own[3]) | ((own[4] & r) ^ e.own[4])) == 0
+cdef inline uint64_t chunk_matches(const Chunk* ch, const uint32_t* own) noexcept nogil:
+    """The slots of a chunk (bit k for lane k) whose bound holds for a position with owner
+    planes `own` (see tt_owners): it agrees with the slot on every relevant rank.  A loop of
+    fixed trip count with no branch (vector code); the flags packed by one multiplication."""
+    cdef uint8_t f[8]
+    cdef uint64_t v
+    cdef uint32_t r, x
+    cdef int k
+    for k in range(8):
+        r = ch.rel[k]
+        x = (((own[0] & r) ^ ch.own[0][k]) | ((own[1] & r) ^ ch.own[1][k])
+             | ((own[2] & r) ^ ch.own[2][k]) | ((own[3] & r) ^ ch.own[3][k])
+             | ((own[4] & r) ^ ch.own[4][k]))
+        f[k] = x == 0
+    memcpy(&v, f, 8)
+    return (v * 0x0102040810204080ULL) >> 56
+
+
+cdef inline uint64_t slot_matches(const Bucket* b, const uint32_t* own) noexcept nogil:
+    """The slots in use of bucket b (bit k for slot k) whose bound holds for a position with
+    owner planes `own`."""
+    cdef uint64_t m = 0
+    cdef int j
+    for j in range((<int>b.n + 7) >> 3):
+        m |= chunk_matches(&b.ch[j], own) << (8 * j)
+    if b.n < NSLOT:
+        m &= ((<uint64_t>1) << b.n) - 1
+    return m
 
 
 cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, uint32_t rel,
@@ -247,21 +271,22 @@ cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, 
     slot, else the slot of the narrowest set (it serves the fewest positions).  A bucket of
     another length pattern is taken over."""
     cdef int i, k = -1, w = -1, pc
-    cdef Slot* e
     cdef uint32_t o[5]
+    cdef Chunk* e
     for i in range(5):
         o[i] = own[i] & rel
     if b.key != key:
         b.key = key
         b.n = 0
     for i in range(<int>b.n):
-        e = &b.slot[i]
-        if e.rel == rel and e.own[0] == o[0] and e.own[1] == o[1] and e.own[2] == o[2] \
-                and e.own[3] == o[3] and e.own[4] == o[4]:
+        e = &b.ch[i >> 3]
+        if e.rel[i & 7] == rel and e.own[0][i & 7] == o[0] and e.own[1][i & 7] == o[1] \
+                and e.own[2][i & 7] == o[2] and e.own[3][i & 7] == o[3] \
+                and e.own[4][i & 7] == o[4]:
             k = i
             w = 99
             break
-        pc = popcount(e.rel)
+        pc = popcount(e.rel[i & 7])
         if pc >= w:
             k = i
             w = pc
@@ -269,22 +294,23 @@ cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, 
         if b.n < NSLOT:
             k = b.n
             b.n += 1
-        e = &b.slot[k]
+        e = &b.ch[k >> 3]
         for i in range(5):
-            e.own[i] = o[i]
-        e.rel = rel
-        e.lb = 0
-        e.ub = <int8_t>left
-        e.best = 255
-    e = &b.slot[k]
+            e.own[i][k & 7] = o[i]
+        e.rel[k & 7] = rel
+        e.lb[k & 7] = 0
+        e.ub[k & 7] = <int8_t>left
+        e.best[k & 7] = 255
+    e = &b.ch[k >> 3]
+    k &= 7
     if best != 255:
-        e.best = <uint8_t>best
+        e.best[k] = <uint8_t>best
     if lower:
-        if value > e.lb:
-            e.lb = <int8_t>value
+        if value > e.lb[k]:
+            e.lb[k] = <int8_t>value
     else:
-        if value < e.ub:
-            e.ub = <int8_t>value
+        if value < e.ub[k]:
+            e.ub[k] = <int8_t>value
 
 
 cdef inline int lowest_kept(uint32_t r, uint32_t sp) noexcept nogil:

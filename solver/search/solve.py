@@ -28,9 +28,9 @@ _local = threading.local()
 
 
 def tt_bits_for(deck: DeckForm | str) -> int:
-    """Transposition-table size (log2 exact entries, 32 bytes each, plus about 0.44 of that for
+    """Transposition-table size (log2 exact entries, 32 bytes each, plus about 0.45 of that for
     the partition table: see Solver) suited to a deck form: small enough for single24 to stay
-    in the L2 cache (measured fastest), larger for double decks (2**20: 32 MiB + 14 MiB)."""
+    in the L2 cache (measured fastest), larger for double decks (2**20: 32 MiB + 14.3 MiB)."""
     n = get_deck(deck).hand
     return 12 if n <= 6 else 18 if n <= 8 else 20
 
