@@ -194,6 +194,23 @@ def test_partition_tt_serves_positions_differing_in_small_cards():
     assert va == reference_tricks(a)[Side.NS] and vb == reference_tricks(b)[Side.NS] == 1
 
 
+@pytest.mark.parametrize("pbn,strain", [
+    # N leads a spade to S's ace (strictly above every other spade), S cashes the AK of diamonds
+    ("N:9.T9.. K.A.Q. A..AK. Q.K.J.", Strain.NT),
+    # N leads a heart, S (void) ruffs with the 9 of trumps (nobody can overruff), cashes AK
+    ("N:.T9.9. .A.Q.Q 9..AK. .K.J.K", Strain.S),
+])
+def test_entry_to_partner_settles_the_root(pbn, strain):
+    # The leader holds no sure trick, so the plain quick tricks settle nothing; the entry to
+    # partner and partner's cashing (entry_bound) give all three tricks at the root: each of
+    # MTD(f)'s null-window searches is one node.  Agrees with the reference.
+    pos = Position(Deal.from_pbn(pbn), strain, Seat.N)
+    s = _search.Solver(12)
+    v = s.solve(np.array(pos.hands, dtype=np.uint8), int(pos.strain), int(pos.leader))
+    assert v == reference_tricks(pos)[Side.NS] == 3
+    assert s.nodes <= 3
+
+
 def test_partition_table_keeps_many_bounds_per_suit_length_pattern():
     # A bucket holds the bounds of one suit-length pattern (seat, suit lengths, leader); a
     # whole double32 table stores bounds for many positions of one pattern that differ in who
