@@ -81,7 +81,32 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         h = hash_key(key)
         bk = &c.gt[h & c.gt_mask]
         __builtin_prefetch(bk)
-        # partner's top trumps come on top of the leader's cashing; each side's sure trumps
+        allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
+        top = top_layout(allm)
+        # The partition bucket first: it is most often in the cache, and its deciding slots
+        # answer most probes.  Of those the one with the fewest relevant ranks (its marks make
+        # the searches above more general).
+        mark = 0xFFFFFFFFu
+        v = -1
+        tt_owners(c, allm, top, own)
+        if bk.key == key:
+            sm = slot_matches(bk, own)
+            while sm:
+                k = __builtin_ctzll(sm)
+                sm &= sm - 1
+                ch = &bk.ch[k >> 3]
+                k &= 7
+                if ch.lb[k] >= need or ch.ub[k] < need:
+                    if v < 0 or popcount(ch.rel[k]) < popcount(mark):
+                        mark = ch.rel[k]
+                        v = ch.lb[k] if ch.lb[k] >= need else ch.ub[k]
+                elif hint < 0 and ch.best[k] != 255:
+                    hint = ch.best[k]
+        if v >= 0:
+            c.rel = from_top(mark, allm, top)
+            return v
+        # Then the sure-trick bounds (computed while the exact entry loads): partner's top
+        # trumps come on top of the leader's cashing; each side's sure trumps.
         qt = quick_tricks(c, per)
         part = trump_bounds(c, sure)        # partner's top trumps
         lt = qt - per[0] - per[1] - per[2] - per[3]     # the leader's tricks from trumps
@@ -118,43 +143,19 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                 k = entry_bound(c, per, lt, part, left - need + 1)
                 if k:
                     return left - k
-        allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
-        top = top_layout(allm)
-        # the partition bucket first (it is most often in the cache): a deciding slot, the
-        # one with the fewest relevant ranks, answers without the exact table's probe (a
-        # likely miss in main memory); else the exact entry
-        mark = 0xFFFFFFFFu
-        v = -1
-        tt_owners(c, allm, top, own)
-        if bk.key == key:
-            sm = slot_matches(bk, own)
-            while sm:
-                k = __builtin_ctzll(sm)
-                sm &= sm - 1
-                ch = &bk.ch[k >> 3]
-                k &= 7
-                if ch.lb[k] >= need or ch.ub[k] < need:
-                    if v < 0 or popcount(ch.rel[k]) < popcount(mark):
-                        mark = ch.rel[k]
-                        v = ch.lb[k] if ch.lb[k] >= need else ch.ub[k]
-                elif hint < 0 and ch.best[k] != 255:
-                    hint = ch.best[k]
-        if v < 0:
-            xent = tt_find(c, xkey, xh)
-            if xent != NULL:
-                if xent.lb >= need:
-                    mark = nibbles_rel(xent.rel_lb) & top
-                    v = xent.lb
-                elif xent.ub < need:
-                    mark = nibbles_rel(xent.rel_ub) & top
-                    v = xent.ub
-                elif xent.best != 255:
-                    hint = xent.best
-            if hint >= 0:
-                hint = abs_move(c, hint)
-        if v >= 0:
-            c.rel = from_top(mark, allm, top)
-            return v
+        # Last the exact entry (likely a miss in main memory: prefetched above).
+        xent = tt_find(c, xkey, xh)
+        if xent != NULL:
+            if xent.lb >= need:
+                c.rel = from_top(nibbles_rel(xent.rel_lb) & top, allm, top)
+                return xent.lb
+            if xent.ub < need:
+                c.rel = from_top(nibbles_rel(xent.rel_ub) & top, allm, top)
+                return xent.ub
+            if xent.best != 255:
+                hint = xent.best
+        if hint >= 0:
+            hint = abs_move(c, hint)
         saved_span = c.span
         c.span = 0
     p = c.to_move
