@@ -120,15 +120,18 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
             # ruff, and drawing trumps only after those, gives proofs a third smaller than
             # drawing trumps first; a trump winner when the opponents hold no trumps comes
             # after every low lead no opponent can ruff (it wastes a trick's tempo).
-            # Among the other low leads (low_adj above), a losing trump lead after the
-            # side suits, and the trump winner at 130 rather than 120, on double48 deals
-            # 0-19 of bench_solve (fresh Solver, whole tables): 94.2 M -> 84.1 M nodes,
-            # geometric mean per table -12 %; held-out deals 20-39 126.6 M -> 110.1 M
-            # (-13 %, geometric mean -10 %); double32 deals 0-49 -4 %, single24 (1,000
-            # real deals) -1 %.  Tried and dropped (no gain or worse): fewer opponents'
-            # cards first, lower partner-ruff or cash weights, a smaller ruff penalty on
-            # cashes, the leader's own second best, a bonus for drawing trumps when an
-            # opponent threatens a ruff.
+            # The other low leads ordered by who holds the cards above (low_adj), a losing
+            # trump lead after the side suits, the trump winner at 130 rather than 120, and
+            # a cash that partner could make as well after the other cashes: on double48
+            # deals 0-19 of bench_solve (a fresh Solver, whole tables) 94.2 M -> 82.1 M
+            # nodes (-13 %), geometric mean per table -14 %; held-out deals 20-39 126.6 M ->
+            # 108.3 M (-14 %, geometric mean -12 %); double32 deals 0-49 -5 %, single24
+            # (1,000 real deals) -1 %.  Tried and dropped (no gain or worse): fewer
+            # opponents' cards first, other partner-ruff, toward-partner or cash weights, a
+            # smaller ruff penalty on cashes, the leader's own second best, underleading
+            # our own winner, drawing trumps when an opponent threatens a ruff, a ruff by
+            # partner with a trump that wins anyway; for the followers, keeping a winner
+            # when discarding (more nodes).
             if b >= top_opp:              # beats every opponent's card of the suit
                 if s == c.trump:
                     sc = 130 if opp_t else 90
@@ -137,6 +140,9 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
                     hs = (h >> (8 * s)) & (((<uint32_t>1) << b) - 1)
                     k = popcount(hs)
                     sc = 200 + k - 4 * (popcount(hs >> top_opp) if top_opp >= 0 else k)
+                    if top_part >= top_opp:
+                        sc -= 20          # not urgent: partner has a winner too, or no opponent
+                                          # holds the suit (after the other cashes)
             elif toward:                  # low toward partner's winner
                 sc = 150 - b
             elif pruff and not ruff:      # low for partner to ruff
