@@ -44,6 +44,7 @@ from bideuchre.notation import Position  # noqa: E402
 from bideuchre.rules import Seat, Side, Strain  # noqa: E402
 from bideuchre.search.reference import reference_tricks  # noqa: E402
 from bideuchre.search.solve import dd_table, get_solver, solve_position  # noqa: E402
+from deal_ranges import parse_deals  # noqa: E402
 
 REF_FORMS = [("single24", None, 11), ("double32", 5, 11), ("double32", 6, 11),
              ("double40", 5, 11), ("double40", 6, 9), ("double48", 5, 9), ("double48", 6, 9)]
@@ -175,12 +176,10 @@ def main() -> int:
         if not Path(a.dd).is_file():
             ap.error(f"--dd: no such file {a.dd!r} (ddoracle's dd.c or a built dd)")
         return check_oracle(a.deck, a.deals, a.seed, a.lone, a.played, a.dd)
-    which = []
-    for part in a.deals.split(","):
-        lo, _, hi = part.partition("-")
-        if not (lo.isdigit() and (hi.isdigit() or not hi)):
-            ap.error(f"--deals: {part!r} is not a deal number or a range such as 2-4")
-        which += list(range(int(lo), int(hi or lo) + 1))
+    try:
+        which = parse_deals(a.deals)
+    except ValueError as e:
+        ap.error(f"--deals: {e}")
     return count_nodes(a.deck, which)
 
 

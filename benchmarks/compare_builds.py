@@ -1,6 +1,6 @@
 """Two builds of the core side by side: the same DD tables, interleaved, in one process each.
 
-    python benchmarks/compare_builds.py OLD_CHECKOUT NEW_CHECKOUT [--deck double48] [--deals 0,2,3]
+    python benchmarks/compare_builds.py OLD_CHECKOUT NEW_CHECKOUT [--deck double48] [--deals 0,2-5]
 
 Each checkout needs its own build: its own venv (``OLD_CHECKOUT/.venv``, e.g. the base commit
 cloned into /tmp and ``pip install -e .`` there), or, without one, the core built in place
@@ -23,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from deal_ranges import parse_deals  # noqa: E402
 
 WORKER = r'''
 import json, sys, time
@@ -69,9 +72,12 @@ def main() -> None:
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--deck", default="double48", choices=sorted(PRESET))
-    ap.add_argument("--deals", default="0,1,2,3,4", help="deal numbers, comma-separated")
+    ap.add_argument("--deals", default="0-4", help="deal numbers and ranges, e.g. 0,2-7")
     a = ap.parse_args()
-    idx = [int(x) for x in a.deals.split(",")]
+    try:
+        idx = parse_deals(a.deals)
+    except ValueError as e:
+        ap.error(f"--deals: {e}")
     n = max(idx) + 1
     builds = [a.old, a.new]
     procs = [_worker(b, a.deck, n) for b in builds]
