@@ -262,7 +262,7 @@ def batch(
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv, npz or parquet (the parquet extra: pyarrow) (default: from the output's name, else jsonl)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Output file (default: stdout; npz, parquet and --resume need a file)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Workers (default: all cores)."),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Deals per chunk (default 250; 2000 on Dask)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Deals per chunk (default by deck form: 250 single deck, 100 double32, 25 double40, 10 double48; 8× on Dask)."),
     resume: bool = typer.Option(False, "--resume", help="Skip the ids already in the output and append the rest."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first malformed line (after writing the deals before it)."),

@@ -89,6 +89,14 @@ def test_batch_tables_match_reference_solver(tmp_path):
         assert got[k]["table"][seat][strain] == ref[decl.side]
 
 
+def test_default_chunks_spread_a_short_double_deck_run_over_the_jobs():
+    # a chunk is about a second of one core's work or less: 100 double48 deals make ten
+    # chunks for two jobs (with 250 for every deck they made one chunk, on one core)
+    sizes = {d: B.default_chunk_size(d, "thread") for d in ("single24", "double32", "double40", "double48")}
+    assert sizes == {"single24": 250, "double32": 100, "double40": 25, "double48": 10}
+    assert B.default_chunk_size("double48", "dask") == 80 and -(-100 // sizes["double48"]) >= 2 * 2
+
+
 def test_results_do_not_depend_on_the_table_size(tmp_path):
     src = write_lines(tmp_path / "in.txt", real_deals(30))
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"

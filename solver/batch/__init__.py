@@ -45,7 +45,7 @@ from .flat import Layout, load
 from .pool import EXECUTORS, check_run_options, default_jobs
 from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, RecordSource, check_generate, count_input_lines,
                       generate_records, parse_fixed_hands, read_records)
-from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, run_batch
+from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, default_chunk_size, run_batch
 from .summary import Summary
 from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_output, open_writer
 from .where import WhereBudgetError, WhereTally, default_max_tries, filter_records, generate_where
@@ -54,7 +54,7 @@ __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "ParquetWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
-    "GEN_BLOCK", "default_jobs", "batch_tt_bits", "check_output", "check_run_options", "EXECUTORS",
+    "GEN_BLOCK", "default_jobs", "batch_tt_bits", "default_chunk_size", "check_output", "check_run_options", "EXECUTORS",
     "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
     "DEALER_MODES", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",
 ]
