@@ -33,6 +33,7 @@ def load_corpus() -> list[CorpusLine]:
             assert len(fields) == 10, f"{path.name}:{no}: expected 10 fields, got {len(fields)}"
             pid, preset, deck, deal, strain, leader, played, lone, expected, source = fields
             p = get_preset(preset)
+            p.check_strain(strain)      # a line the CLI would refuse is a bad line
             d = Deal.from_pbn(deal, deck)
             if leader.startswith("dealer"):
                 leader = first_leader(p, 0, parse_seat(leader.split()[1]))
