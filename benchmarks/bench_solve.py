@@ -43,6 +43,13 @@ def random_deals(deck: str, n: int, seed: int) -> list[Deal]:
     return out
 
 
+def deal_count(text: str) -> int:
+    """A number of deals on the command line: 0 (skip) to 10,000 (the real deals there are)."""
+    if not text.isdigit() or int(text) > 10_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of deals from 0 to 10000")
+    return int(text)
+
+
 def measure(deals: list[Deal], preset: str) -> dict:
     p = get_preset(preset)
     solver = get_solver(deals[0].deck)   # the deal's deck form (double40 under preset double48)
@@ -65,10 +72,10 @@ def measure(deals: list[Deal], preset: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--single", type=int, default=1000)
-    ap.add_argument("--double32", type=int, default=50)
-    ap.add_argument("--double40", type=int, default=50)
-    ap.add_argument("--double48", type=int, default=20)
+    ap.add_argument("--single", type=deal_count, default=1000, help="real single24 deals (0-10000)")
+    ap.add_argument("--double32", type=deal_count, default=50)
+    ap.add_argument("--double40", type=deal_count, default=50)
+    ap.add_argument("--double48", type=deal_count, default=20)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     lines = (ROOT / "positions/sources/real_deals_single24.txt").read_text().split()

@@ -78,6 +78,9 @@ def main() -> None:
         idx = parse_deals(a.deals)
     except ValueError as e:
         ap.error(f"--deals: {e}")
+    for b in (a.old, a.new):
+        if not (Path(b) / "solver").is_dir():
+            ap.error(f"{b}: not a checkout of bideuchre (no solver/ folder)")
     n = max(idx) + 1
     builds = [a.old, a.new]
     procs = [_worker(b, a.deck, n) for b in builds]
