@@ -265,6 +265,23 @@ def test_adaptive_stops_early_when_the_answer_is_certain():
     assert obj["close"] is False and obj["samples"] == 200
 
 
+def test_actions_with_the_recommendations_result_on_every_deal_are_named():
+    """Racehorse AQT.T.J.J, 200 deals (seed 3): pass is recommended and 3 has its result on
+    every deal (the same choice on these deals), so the runner-up is 4, the best action that
+    differs; the text and the JSON name 3 beside it."""
+    adv = advise("AQT.T.J.J", "E", "N", "racehorse", seed=3, samples=200, workers=1)
+    assert adv.recommend.action == "pass" and adv.runner_up.action == "4"
+    assert [a.action for a in adv.same_as_recommend] == ["3"]
+    same = adv.same_as_recommend[0]
+    assert same.ev == adv.recommend.ev and same.se_vs_best == 0 and adv.runner_up.se_vs_best > 0
+    assert adv.to_json()["same_as_recommend"] == ["3"]
+    from bideuchre.cli.app import app
+    res = CliRunner().invoke(app, ["bid", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
+                                   "--seed", "3", "--samples", "200", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    assert "the same result on every deal: 3♠" in " ".join(res.stdout.split())
+
+
 def test_adaptive_continues_on_a_close_hand_and_says_too_close_to_call():
     """Pass and 3 differ on very few deals with this racehorse hand: the rule looks at 200,
     400, … and never sees a lead of 3 standard errors, so sampling runs to the cap; the

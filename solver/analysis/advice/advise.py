@@ -198,6 +198,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                  r.recommend, r.strains, r.best_for_game, score, tgt if score else None,
                  r.notes, laid)
     adv.runner_up = None if decision.runner is None else r.results[decision.runner]
+    adv.same_as_recommend = [r.results[i] for i in decision.same]
     adv.difference = decision.difference
     adv.difference_se = 0.0 if decision.runner is None else decision.se
     adv.close = decision.runner is not None and decision.close

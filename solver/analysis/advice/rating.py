@@ -4,7 +4,7 @@ result, with its standard error), and the adaptive rule that says when the answe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
@@ -221,13 +221,15 @@ class Decision:
     when every other action has the recommendation's result on every deal), ``difference``
     and ``se`` (mean and standard error of the paired per-deal difference), ``clear`` (ahead
     by more than ``z`` standard errors, or by the same positive margin on every deal) and
-    ``close`` (within one standard error)."""
+    ``close`` (within one standard error); ``same``: the indices of the other actions with
+    the recommendation's result on every deal (the same choice on these deals)."""
 
     runner: Optional[int]
     difference: float
     se: float
     clear: bool
     close: bool
+    same: list = field(default_factory=list)
 
 
 def decide(r: Rating, z: float = 3.0) -> Decision:
@@ -238,19 +240,21 @@ def decide(r: Rating, z: float = 3.0) -> Decision:
     rec = r.results.index(r.recommend)
     vb = r.per_deal[rec]
     best = None
+    same = []
     for i, res in enumerate(r.results):
         if i == rec:
             continue
         v = r.upper[i] if r.upper[i] is not None else r.per_deal[i]
         if np.array_equal(v, vb):
+            same.append(i)
             continue
         key = float(np.mean(v))
         if best is None or key > best[0]:
             best = (key, i, v)
     if best is None:
-        return Decision(None, 0.0, 0.0, True, False)
+        return Decision(None, 0.0, 0.0, True, False, same)
     d = (vb - best[2]).astype(np.float64)
     m = float(np.mean(d))
     se = float(np.std(d, ddof=1) / math.sqrt(r.S)) if r.S > 1 else math.inf
     clear = m > z * se if se > 0 else (m > 0 and r.S > 1)
-    return Decision(best[1], m, se, clear, m <= se)
+    return Decision(best[1], m, se, clear, m <= se, same)

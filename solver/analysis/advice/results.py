@@ -87,7 +87,8 @@ class Advice:
     at bid time (``double32``), the cards chosen (``{"two-card": ["SJ", "HJ"]}``).
 
     How sure it is: ``runner_up`` is the best other action whose results differ from the
-    recommendation's on some deal (None when none does); ``difference`` (points per hand) and
+    recommendation's on some deal (None when none does); ``same_as_recommend``: the other
+    actions with the recommendation's result on every deal (sampling cannot part them); ``difference`` (points per hand) and
     ``difference_se`` are the mean and standard error of their *paired* per-deal difference
     (the same deals rate every action; for a runner-up rated as a range, its upper end);
     ``close`` is True when the difference is within one standard error.  ``stopped`` says how
@@ -113,6 +114,7 @@ class Advice:
     notes: list = field(default_factory=list)
     laid_down: dict = field(default_factory=dict)
     runner_up: Optional[ActionResult] = None
+    same_as_recommend: list = field(default_factory=list)
     difference: float = 0.0
     difference_se: float = 0.0
     close: bool = False
@@ -152,6 +154,7 @@ class Advice:
                                           and self.best_for_game.action != self.recommend.action)
         d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds}
         d["runner_up"] = None if self.runner_up is None else self.runner_up.action
+        d["same_as_recommend"] = [a.action for a in self.same_as_recommend]
         d["difference"] = round(self.difference, 4)
         # null with one deal: a standard error needs two (JSON has no Infinity)
         d["difference_se"] = round(self.difference_se, 4) if math.isfinite(self.difference_se) else None
