@@ -44,7 +44,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int sure[2]
     cdef int per[4]
-    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part, lt
+    cdef int n, i, e, p, won, qt, tops, hint = -1, cut = 255, v, best, k, base, part, lt, want
     cdef uint32_t bit, allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, below, run, o
     cdef uint32_t own[5]
     cdef uint64_t h = 0, key = 0, xh = 0, sm
@@ -117,32 +117,27 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
             per[0] = per[1] = per[2] = per[3] = 0
             part = -1                       # the side's sure trumps instead
         tops = sure[(c.to_move & 1) ^ 1]
-        # bounds on NS tricks: the leader's side takes at least qt, the other side at least
-        # tops; a cut counts (and marks) only what it needs (leader_bound, other_bound)
-        if (c.to_move & 1) == 0:
-            if qt >= need:
-                return leader_bound(c, per, base, need, part)
-            if left - tops < need:
-                return left - other_bound(c, left - need + 1, tops)
-            # the leader's side needs one trick: does it surely win the first?
-            if need == 1 and lead_wins(c):
-                return 1
-            # an entry to partner after the leader's cashing, then partner's cashing
-            if part >= 0:
-                k = entry_bound(c, per, lt, part, need)
-                if k:
-                    return k
-        else:
-            if left - qt < need:
-                return left - leader_bound(c, per, base, left - need + 1, part)
-            if tops >= need:
-                return other_bound(c, need, tops)
-            if need == left and lead_wins(c):
-                return left - 1
-            if part >= 0:
-                k = entry_bound(c, per, lt, part, left - need + 1)
-                if k:
-                    return left - k
+        # Bounds, in the leader's side's tricks: it needs `want` of the `left` for the
+        # search's answer to go its way (NS need `need`; EW, `left - need + 1`: then NS take
+        # fewer than need).  It takes at least qt, the other side at least tops; a cut counts
+        # (and marks) only what it needs (leader_bound, other_bound); then a sure first trick
+        # when one is all it needs, an entry to partner after the leader's cashing and
+        # partner's cashing.  k: the leader's side's tricks the cut proves (at least; at most
+        # for the other side's), -1 for no cut; turned into NS tricks on return.
+        want = need if (c.to_move & 1) == 0 else left - need + 1
+        k = -1
+        if qt >= want:
+            k = leader_bound(c, per, base, want, part)
+        elif left - tops < want:
+            k = left - other_bound(c, left - want + 1, tops)
+        elif want == 1 and lead_wins(c):
+            k = 1
+        elif part >= 0:
+            k = entry_bound(c, per, lt, part, want)
+            if k == 0:
+                k = -1
+        if k >= 0:
+            return k if (c.to_move & 1) == 0 else left - k
         # Last the exact entry (likely a miss in main memory: prefetched above).
         xent = tt_find(c, xkey, xh)
         if xent != NULL:
