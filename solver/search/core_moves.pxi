@@ -4,6 +4,84 @@
 # ---------------------------------------------------------------------------------------------
 # Moves
 
+cdef inline void reverse_moves(int* moves, int lo, int hi) noexcept nogil:
+    """Reverse moves[lo:hi] in place."""
+    cdef int t
+    hi -= 1
+    while lo < hi:
+        t = moves[lo]
+        moves[lo] = moves[hi]
+        moves[hi] = t
+        lo += 1
+        hi -= 1
+
+
+cdef inline int follow_moves(Ctx* c, int p, uint32_t f, int* moves) noexcept nogil:
+    """gen_moves for a follower holding cards of the suit led (f: those cards, at least two):
+    the same classes in the same order as gen_moves' scoring pass gives them, found without
+    scores.  All the cards are of one suit s, so each score is a group's base less the rank
+    (distinct within the suit), and the groups' ranges of scores do not overlap: partner
+    winning, or the trick ruffed, one group (100 - b: lowest first); else the cards beating
+    the winner that no opponent still to play can beat (200 - b), then those one can
+    (110 - b), then the losers (100 - b).  The groups are runs of the first pass's high-to-low
+    list (a card is in a higher group than every card below it), so the order is each run
+    reversed."""
+    cdef int s = c.led_suit, sh = 8 * s, n = 0, b, prev = -1, wb = c.win_bit, ws = c.win_bit >> 3
+    cdef int later, thr2, i, j
+    cdef uint32_t hs = (f >> sh) & 0xFF, lf
+    cdef uint32_t pres = ((c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) >> sh) & 0xFF
+    cdef uint32_t tmk = (c.trick_mask >> sh) & 0xFF
+    cdef bint partner_winning
+    # the classes, as gen_moves' first pass (the card above loses the trick when it cannot
+    # beat the winner: the winner is of another suit, or above it)
+    while hs:
+        b = 31 - __builtin_clz(hs)
+        hs ^= (<uint32_t>1) << b
+        if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
+            if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
+                    (s == ws and sh + prev > wb) or (s == c.trump and ws != c.trump)):
+                prev = b
+                continue
+        prev = b
+        moves[n] = sh + b
+        n += 1
+    if n == 1:
+        return 1
+    partner_winning = (c.win_seat & 1) == (p & 1)
+    if partner_winning and c.ntrick == c.trick_size - 2:
+        # third hand (as gen_moves): can the last player beat partner's card?
+        lf = c.m1[c.nxt[p]]
+        if lf & SUITMASK[s]:
+            if ws == s and top_bit(lf & SUITMASK[s]) > wb:
+                partner_winning = 0
+        elif c.trump >= 0 and (lf & SUITMASK[c.trump]):
+            if ws != c.trump or top_bit(lf & SUITMASK[c.trump]) > wb:
+                partner_winning = 0
+    if partner_winning or ws != s:
+        reverse_moves(moves, 0, n)
+        return n
+    # cards above thr2 - 1 score 200 - b, the other cards above wb 110 - b
+    thr2 = wb + 1
+    if c.ntrick < c.trick_size - 1 and (c.nxt[p] & 1) != (p & 1):
+        later = c.nxt[p]
+        lf = c.m1[later] & SUITMASK[s]
+        if lf:
+            if top_bit(lf) > thr2:
+                thr2 = top_bit(lf)
+        elif c.trump >= 0 and s != c.trump and (c.m1[later] & SUITMASK[c.trump]):
+            thr2 = 99
+    i = 0
+    while i < n and moves[i] >= thr2:
+        i += 1
+    j = i
+    while j < n and moves[j] > wb:
+        j += 1
+    reverse_moves(moves, 0, i)
+    reverse_moves(moves, i, j)
+    reverse_moves(moves, j, n)
+    return n
+
+
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first.
 
@@ -23,7 +101,10 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     if c.ntrick > 0:
         f = h & SUITMASK[c.led_suit]
         if f:
-            h = f
+            if (f & (f - 1)) == 0:
+                moves[0] = top_bit(f)
+                return 1
+            return follow_moves(c, p, f, moves)
     if (h & (h - 1)) == 0:
         # one legal card
         moves[0] = top_bit(h)
