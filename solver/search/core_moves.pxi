@@ -82,6 +82,98 @@ cdef inline int follow_moves(Ctx* c, int p, uint32_t f, int* moves) noexcept nog
     return n
 
 
+cdef inline int void_moves(Ctx* c, int p, uint32_t h, int* moves) noexcept nogil:
+    """gen_moves for a follower void in the suit led (h: its cards, at least two): the same
+    classes in the same order as gen_moves' scoring pass gives them, found without scores.
+    No card can follow, so a side-suit card scores 100 - b, a trump 50 - b when it does not
+    beat the winner or partner is winning, else 180 - b, or 110 - b when the opponent still
+    to play can overruff it.  The ranges do not overlap, so the order is: the trumps at 180,
+    the trumps at 110 (each lowest first), the side-suit cards lowest rank first -- equal
+    ranks in the first pass's order, suit by suit from the lowest slot --, the trumps at 50."""
+    cdef uint32_t present = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
+    cdef uint32_t rest = h, hs, pres, tmk, cls = 0, tr = 0, win = 0, sure = 0, lf, x, y, ors
+    cdef int s, b, prev, n = 0, ws = c.win_bit >> 3, tc = c.trump, later
+    cdef bint partner_winning
+    # the classes, as gen_moves' first pass (a set of their top cards)
+    while rest:
+        s = __builtin_ctz(rest) >> 3
+        hs = (rest >> (8 * s)) & 0xFF
+        rest &= ~SUITMASK[s]
+        pres = (present >> (8 * s)) & 0xFF
+        tmk = (c.trick_mask >> (8 * s)) & 0xFF
+        prev = -1
+        while hs:
+            b = 31 - __builtin_clz(hs)
+            hs ^= (<uint32_t>1) << b
+            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
+                if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
+                        (s == ws and 8 * s + prev > c.win_bit) or (s == tc and ws != tc)):
+                    prev = b
+                    continue
+            prev = b
+            cls |= (<uint32_t>1) << (8 * s + b)
+    if (cls & (cls - 1)) == 0:
+        moves[0] = top_bit(cls)
+        return 1
+    if tc >= 0:
+        tr = (cls >> (8 * tc)) & 0xFF
+        cls &= ~SUITMASK[tc]
+        partner_winning = (c.win_seat & 1) == (p & 1)
+        if partner_winning and c.ntrick == c.trick_size - 2:
+            # third hand (as gen_moves): can the last player beat partner's card?
+            lf = c.m1[c.nxt[p]]
+            if lf & SUITMASK[c.led_suit]:
+                if ws == c.led_suit and top_bit(lf & SUITMASK[c.led_suit]) > c.win_bit:
+                    partner_winning = 0
+            elif lf & SUITMASK[tc]:
+                if ws != tc or top_bit(lf & SUITMASK[tc]) > c.win_bit:
+                    partner_winning = 0
+        if tr and not partner_winning:
+            # the trumps that beat the winner; of those, the ones no later opponent overruffs
+            win = tr
+            if ws == tc:
+                win &= ~((((<uint32_t>1) << (c.win_bit & 7)) << 1) - 1)
+            sure = win
+            if win and c.ntrick < c.trick_size - 1 and (c.nxt[p] & 1) != (p & 1):
+                later = c.nxt[p]
+                lf = c.m1[later]
+                if (lf & SUITMASK[c.led_suit]) == 0 and (lf & SUITMASK[tc]):
+                    # overruffed when its top trump is above
+                    sure &= ~(((<uint32_t>1) << (top_bit(lf & SUITMASK[tc]) & 7)) - 1)
+            tr &= ~win
+            win &= ~sure
+        x = sure
+        while x:
+            b = __builtin_ctz(x)
+            x &= x - 1
+            moves[n] = 8 * tc + b
+            n += 1
+        x = win
+        while x:
+            b = __builtin_ctz(x)
+            x &= x - 1
+            moves[n] = 8 * tc + b
+            n += 1
+    # the side-suit cards by rank, lowest first, equal ranks by suit slot
+    while cls:
+        ors = (cls | (cls >> 8) | (cls >> 16) | (cls >> 24)) & 0xFF
+        b = __builtin_ctz(ors)
+        y = (cls >> b) & 0x01010101u
+        cls &= ~(0x01010101u << b)
+        while y:
+            s = __builtin_ctz(y) >> 3
+            y &= y - 1
+            moves[n] = 8 * s + b
+            n += 1
+    x = tr
+    while x:
+        b = __builtin_ctz(x)
+        x &= x - 1
+        moves[n] = 8 * tc + b
+        n += 1
+    return n
+
+
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first.
 
@@ -109,6 +201,8 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
         # one legal card
         moves[0] = top_bit(h)
         return 1
+    if c.ntrick > 0:
+        return void_moves(c, p, h, moves)
     present = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     rest = h
     while rest:         # the suits of the legal cards, lowest first
