@@ -174,6 +174,20 @@ cdef inline int void_moves(Ctx* c, int p, uint32_t h, int* moves) noexcept nogil
     return n
 
 
+cdef inline int follower_moves(Ctx* c, int p, int* moves) noexcept nogil:
+    """gen_moves for a seat following to the trick (c.ntrick > 0)."""
+    cdef uint32_t h = c.m1[p], f = h & SUITMASK[c.led_suit]
+    if f:
+        if (f & (f - 1)) == 0:
+            moves[0] = top_bit(f)
+            return 1
+        return follow_moves(c, p, f, moves)
+    if (h & (h - 1)) == 0:
+        moves[0] = top_bit(h)
+        return 1
+    return void_moves(c, p, h, moves)
+
+
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first.
 
@@ -191,18 +205,11 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     cdef uint32_t lho, rho, prt
     cdef int top_l, top_r, low_adj = 0
     if c.ntrick > 0:
-        f = h & SUITMASK[c.led_suit]
-        if f:
-            if (f & (f - 1)) == 0:
-                moves[0] = top_bit(f)
-                return 1
-            return follow_moves(c, p, f, moves)
+        return follower_moves(c, p, moves)
     if (h & (h - 1)) == 0:
         # one legal card
         moves[0] = top_bit(h)
         return 1
-    if c.ntrick > 0:
-        return void_moves(c, p, h, moves)
     present = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
     rest = h
     while rest:         # the suits of the legal cards, lowest first
