@@ -192,7 +192,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     key = tt_key(c, left)
     h = hash_key(key)
     bk = &c.gt[h & c.gt_mask]
-    __builtin_prefetch(bk)
+    for i in range(8):      # its key and first slots, in parallel
+        __builtin_prefetch((<char*>bk) + 64 * i)
     allm = c.m1[0] | c.m1[1] | c.m1[2] | c.m1[3]
     top = top_layout(allm)
     # The partition bucket first: it is most often in the cache, and its deciding slots
