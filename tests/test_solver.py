@@ -9,7 +9,7 @@ from bideuchre.search import _search
 from bideuchre.notation import Deal, Position
 from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import PRESETS, Seat, Side, Strain
-from bideuchre.search.solve import dd_table, first_leader, get_solver, solve_position
+from bideuchre.search.solve import _position_args, dd_table, first_leader, get_solver, solve_position
 
 from conftest import random_deal, random_position, real_deals
 
@@ -112,6 +112,37 @@ def test_tables_are_independent_of_tt_history():
     for i in (0, 13, 29):
         cold = _search.solve_tables(counts[i:i + 1], strains, leaders[i:i + 1], -1, 10)
         assert (cold[0] == warm[i]).all()
+
+
+def test_exact_table_setting_changes_no_result():
+    # exact_above only moves work between the two tables: whole tables of every deck form, and
+    # lone and mid-trick positions (against the reference on the single deck), are the same
+    rng = random.Random(8080)
+    strains = np.arange(6, dtype=np.intc)
+    for deck, n in (("single24", 8), ("double32", 4), ("double40", 2)):
+        counts = np.stack([np.array(random_deal(rng, deck).counts(), dtype=np.uint8)
+                           for _ in range(n)])
+        leaders = np.tile(np.array([0, 1, 2, 3], dtype=np.intc), (n, 1))
+        tables = [_search.solve_tables(counts, strains, leaders, -1, 14, x) for x in (0, 3, 12)]
+        assert (tables[0] == tables[1]).all() and (tables[0] == tables[2]).all()
+    for deck in ("single24", "double32"):
+        for _ in range(12):
+            pos = random_position(rng, deck, cards=5 if deck == "double32" else None,
+                                  lone=rng.random() < 0.4)
+            counts, strain, leader, out, trick = _position_args(pos)
+            got = {x: _search.Solver(12, x).solve(counts, strain, leader, out, trick)
+                   for x in (0, 2, 12)}
+            assert got[0] == got[2] == got[12]
+            if deck == "single24":
+                assert got[0] + pos.tricks_won[Side.NS] == reference_tricks(pos)[Side.NS]
+    s = _search.Solver(10)
+    assert s.exact_above == 0
+    s.exact_above = 8
+    assert s.exact_above == 8
+    with pytest.raises(ValueError, match="exact_above"):
+        s.exact_above = -1
+    with pytest.raises(ValueError, match="exact_above"):
+        _search.Solver(10, 13)
 
 
 def test_core_rejects_bad_arguments():

@@ -168,6 +168,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef Bucket* bk = NULL
     cdef Chunk* ch
     cdef Entry* xent
+    cdef bint exact
     if c.ntrick > 0:
         return search_mid(c, need, left)
     if need <= 0:
@@ -186,9 +187,12 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         others = c.m1[(ws + 1) & 3] | c.m1[(ws + 2) & 3] | c.m1[(ws + 3) & 3]
         c.rel = ((<uint32_t>1) << e) if others & SUITMASK[e >> 3] else 0
         return 1 if (ws & 1) == 0 else 0
-    make_key(c, xkey)
-    xh = hash_key3(xkey)
-    __builtin_prefetch(&c.tt[xh & c.tt_mask])     # its bucket loads while we bound
+    # the exact entry only above c.exact_above tricks left (see Solver.exact_above)
+    exact = left > c.exact_above
+    if exact:
+        make_key(c, xkey)
+        xh = hash_key3(xkey)
+        __builtin_prefetch(&c.tt[xh & c.tt_mask])     # its bucket loads while we bound
     key = tt_key(c, left)
     h = hash_key(key)
     bk = &c.gt[h & c.gt_mask]
@@ -252,7 +256,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     if k >= 0:
         return k if (c.to_move & 1) == 0 else left - k
     # Last the exact entry (likely a miss in main memory: prefetched above).
-    xent = tt_find(c, xkey, xh)
+    xent = tt_find(c, xkey, xh) if exact else NULL
     if xent != NULL:
         if xent.lb >= need:
             c.rel = from_top(nibbles_rel(xent.rel_lb) & top, allm, top)
@@ -281,7 +285,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     acc = close_rel(acc, c.span, allm)
     c.span = saved_span
     o = to_top(acc, allm, top)
-    tt_store_exact(c, xkey, xh, left, best, best >= need, cut, rel_nibbles(o))
+    if exact:
+        tt_store_exact(c, xkey, xh, left, best, best >= need, cut, rel_nibbles(o))
     if o != top:        # it holds for other positions too
         gt_store(c, bk, key, own, o, left, best, best >= need, cut)
     c.rel = acc
