@@ -41,11 +41,12 @@ def exact_above_for(deck: DeckForm | str) -> int:
     partition table alone (``Solver.exact_above``; a speed setting, never a change of result),
     per deck form as measured on whole DD tables (CPU time, interleaved with the exact table
     on; README Performance): double32 (8 tricks) never uses it -- its partition table answers
-    nearly every probe the exact one would (+1.4 % nodes without it, about x0.91 time);
-    double40 only above 6 tricks left (about x0.95); single24 and double48 use it throughout
-    (without it below 3 and 4 tricks left: +3 to +9 % nodes and no faster)."""
+    nearly every probe the exact one would (+1.6 % nodes without it, x0.89-0.91 time);
+    double40 only above 4 tricks left (+0.7 % nodes, about x0.95; above 6: +6 %, x0.96-0.97);
+    single24 and double48 use it throughout (without it at 2-3 tricks left on single24, 3-4 on
+    double48: +1 to +9 % nodes and no faster)."""
     n = get_deck(deck).hand
-    return 8 if n == 8 else 6 if n == 10 else 0
+    return 8 if n == 8 else 4 if n == 10 else 0
 
 
 def thread_cached(kind: str, bits: int, factory):
