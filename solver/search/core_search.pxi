@@ -116,6 +116,13 @@ cdef int search_mid(Ctx* c, int need, int left) noexcept nogil:
         c.rel = 0
         return left
     c.nodes += 1
+    # the second seat's side needing one trick that surely wins this one (second_wins)
+    if c.ntrick == 1 and c.trick_size == 4:
+        if (c.to_move & 1) == 0:
+            if need == 1 and second_wins(c):
+                return 1
+        elif need == left and second_wins(c):
+            return left - 1
     c.rel = 0xFFFFFFFFu
     n = follower_moves(c, c.to_move, moves)
     return play_moves(c, c.to_move, need, left, moves, n, 0, &cut)
