@@ -242,6 +242,37 @@ def test_entry_to_partner_settles_the_root(pbn, strain):
     assert s.nodes <= 3
 
 
+@pytest.mark.parametrize("deck", ["single24", "double32", "double40", "double48"])
+def test_second_seat_positions_match_reference(deck):
+    # Positions with the second seat to play (one card in the trick), where the second seat's
+    # side needing one trick that surely wins this one ends the search (second_wins): top
+    # cards, equal copies (the first played wins), ruffs and overruffs; some lone (tricks of
+    # three: the cut is not used there).  Every result against the reference solver.
+    rng = random.Random(2024 + len(deck))
+    s = _search.Solver(12)
+    for i in range(40):
+        d = random_deal(rng, deck, cards=3)
+        pos = Position(d, rng.choice(list(Strain)[:5]), Seat(rng.randrange(4)),
+                       lone=Seat(rng.randrange(4)) if i % 5 == 0 else None)
+        for _ in range(1 + pos.trick_size * rng.randrange(2)):
+            pos.play(rng.choice(pos.legal_cards()))
+        counts, strain, leader, out, trick = _position_args(pos)
+        v = s.solve(counts, strain, leader, out, trick)
+        assert v + pos.tricks_won[Side.NS] == reference_tricks(pos)[Side.NS]
+
+
+def test_second_seat_sure_trick_settles_the_search():
+    # N leads the heart 9 in NT; E holds the heart ace, so E-W surely win this trick and N-S
+    # cannot take both tricks: the null-window search "N-S take 2?" ends at E's node, the
+    # root (second_wins; without it E, S and W would each play a card first)
+    pos = Position(Deal.from_pbn("N:.9.A. .A.9. .T..9 .K.T."), Strain.NT, Seat.N, ["H9"])
+    counts, strain, leader, out, trick = _position_args(pos)
+    s = _search.Solver(12)
+    assert s.can_take(counts, strain, leader, out, trick, 2) is False
+    assert s.nodes == 1
+    assert s.solve(counts, strain, leader, out, trick) == reference_tricks(pos)[Side.NS] == 1
+
+
 def test_partition_table_keeps_many_bounds_per_suit_length_pattern():
     # A bucket holds the bounds of one suit-length pattern (seat, suit lengths, leader); a
     # whole double32 table stores bounds for many positions of one pattern that differ in who
