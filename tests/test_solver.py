@@ -9,7 +9,7 @@ from bideuchre.search import _search
 from bideuchre.notation import Deal, Position
 from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import PRESETS, Seat, Side, Strain
-from bideuchre.search.solve import dd_table, first_leader, get_solver, solve_position
+from bideuchre.search.solve import _position_args, dd_table, first_leader, get_solver, solve_position
 
 from conftest import random_deal, random_position, real_deals
 
@@ -114,6 +114,37 @@ def test_tables_are_independent_of_tt_history():
         assert (cold[0] == warm[i]).all()
 
 
+def test_exact_table_setting_changes_no_result():
+    # exact_above only moves work between the two tables: whole tables of every deck form, and
+    # lone and mid-trick positions (against the reference on the single deck), are the same
+    rng = random.Random(8080)
+    strains = np.arange(6, dtype=np.intc)
+    for deck, n in (("single24", 8), ("double32", 4), ("double40", 2)):
+        counts = np.stack([np.array(random_deal(rng, deck).counts(), dtype=np.uint8)
+                           for _ in range(n)])
+        leaders = np.tile(np.array([0, 1, 2, 3], dtype=np.intc), (n, 1))
+        tables = [_search.solve_tables(counts, strains, leaders, -1, 14, x) for x in (0, 3, 12)]
+        assert (tables[0] == tables[1]).all() and (tables[0] == tables[2]).all()
+    for deck in ("single24", "double32"):
+        for _ in range(12):
+            pos = random_position(rng, deck, cards=5 if deck == "double32" else None,
+                                  lone=rng.random() < 0.4)
+            counts, strain, leader, out, trick = _position_args(pos)
+            got = {x: _search.Solver(12, x).solve(counts, strain, leader, out, trick)
+                   for x in (0, 2, 12)}
+            assert got[0] == got[2] == got[12]
+            if deck == "single24":
+                assert got[0] + pos.tricks_won[Side.NS] == reference_tricks(pos)[Side.NS]
+    s = _search.Solver(10)
+    assert s.exact_above == 0
+    s.exact_above = 8
+    assert s.exact_above == 8
+    with pytest.raises(ValueError, match="exact_above"):
+        s.exact_above = -1
+    with pytest.raises(ValueError, match="exact_above"):
+        _search.Solver(10, 13)
+
+
 def test_core_rejects_bad_arguments():
     s = get_solver("single24")
     counts = np.zeros((4, 24), dtype=np.uint8)
@@ -209,6 +240,37 @@ def test_entry_to_partner_settles_the_root(pbn, strain):
     v = s.solve(np.array(pos.hands, dtype=np.uint8), int(pos.strain), int(pos.leader))
     assert v == reference_tricks(pos)[Side.NS] == 3
     assert s.nodes <= 3
+
+
+@pytest.mark.parametrize("deck", ["single24", "double32", "double40", "double48"])
+def test_second_seat_positions_match_reference(deck):
+    # Positions with the second seat to play (one card in the trick), where the second seat's
+    # side needing one trick that surely wins this one ends the search (second_wins): top
+    # cards, equal copies (the first played wins), ruffs and overruffs; some lone (tricks of
+    # three: the cut is not used there).  Every result against the reference solver.
+    rng = random.Random(2024 + len(deck))
+    s = _search.Solver(12)
+    for i in range(40):
+        d = random_deal(rng, deck, cards=3)
+        pos = Position(d, rng.choice(list(Strain)[:5]), Seat(rng.randrange(4)),
+                       lone=Seat(rng.randrange(4)) if i % 5 == 0 else None)
+        for _ in range(1 + pos.trick_size * rng.randrange(2)):
+            pos.play(rng.choice(pos.legal_cards()))
+        counts, strain, leader, out, trick = _position_args(pos)
+        v = s.solve(counts, strain, leader, out, trick)
+        assert v + pos.tricks_won[Side.NS] == reference_tricks(pos)[Side.NS]
+
+
+def test_second_seat_sure_trick_settles_the_search():
+    # N leads the heart 9 in NT; E holds the heart ace, so E-W surely win this trick and N-S
+    # cannot take both tricks: the null-window search "N-S take 2?" ends at E's node, the
+    # root (second_wins; without it E, S and W would each play a card first)
+    pos = Position(Deal.from_pbn("N:.9.A. .A.9. .T..9 .K.T."), Strain.NT, Seat.N, ["H9"])
+    counts, strain, leader, out, trick = _position_args(pos)
+    s = _search.Solver(12)
+    assert s.can_take(counts, strain, leader, out, trick, 2) is False
+    assert s.nodes == 1
+    assert s.solve(counts, strain, leader, out, trick) == reference_tricks(pos)[Side.NS] == 1
 
 
 def test_partition_table_keeps_many_bounds_per_suit_length_pattern():

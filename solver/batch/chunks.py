@@ -10,24 +10,22 @@ import numpy as np
 
 from ..search import _search
 from ..notation import Deal
-from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck
-from ..search.solve import table_from_ns, table_leaders, tt_bits_for
+from ..rules import BidEuchreError, DeckForm, Preset, Seat
+from ..search.solve import exact_above_for, table_from_ns, table_leaders, tt_bits_for
 from .base import BatchError
 from .readers import Record, prepare
 
 
 def batch_tt_bits(deck: DeckForm | str) -> int:
-    """Transposition-table size (log2 entries) for one chunk's solver.  Single24 and double32:
-    an eighth of :func:`bideuchre.search.solve.tt_bits_for`, at least 2**12 -- whole-deal tables
-    solved one after the other need few entries, and a table that stays in the CPU cache is
-    faster (1,000 real single24 deals: CPU seconds 1.13-1.35 with 2**13 entries against
-    1.37-1.45 with 2**16; 100 double32 deals 2.24-2.30 with 2**14 against 2.51-2.67 with
-    2**18).  The 10- and 12-trick decks: the full size, as their partition table pays for its
-    memory (double48, 4 deals: 15.0 M nodes with 2**17 entries, 10.5 M with 2**20).  Only speed
-    depends on it: results are exact with any size."""
-    if get_deck(deck).hand > 8:
-        return tt_bits_for(deck)
-    return max(12, tt_bits_for(deck) - 3)
+    """Transposition-table size (log2 entries) for one chunk's solver: the deck form's own,
+    :func:`bideuchre.search.solve.tt_bits_for`.  (Single24 and double32 chunks once took an
+    eighth of it -- 1,000 real single24 deals: CPU seconds 1.13-1.35 with 2**13 entries against
+    1.37-1.45 with 2**16 -- but single24's own size is now 2**12, and double32 now solves with
+    the partition table alone (``exact_above_for``), which needs its full 2**11 buckets: a
+    chunk of 100 double32 deals took x1.08 the time with 2**15 entries and the exact table,
+    x1.17 with 2**14, x1.13 with 2**18 and the exact table.)  Only speed depends on it:
+    results are exact with any size."""
+    return tt_bits_for(deck)
 
 
 @dataclass
@@ -82,7 +80,7 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
     lead_rows = {d: table_leaders(preset, d) for d in range(4)}
     leaders = np.array([lead_rows[int(d)] for d in task.dealers], dtype=np.intc).reshape(n, 4)
     counts = np.ascontiguousarray(task.counts, dtype=np.uint8)
-    ns = _search.solve_tables(counts, strains, leaders, -1, task.tt_bits)
+    ns = _search.solve_tables(counts, strains, leaders, -1, task.tt_bits, exact_above_for(task.deck))
     tables = np.empty((n, 4, len(strains)), dtype=np.int8)
     for i in range(n):
         tables[i] = table_from_ns(ns[i], preset, int(task.dealers[i]), int(task.totals[i]))

@@ -54,6 +54,7 @@ cdef struct Ctx:
     uint64_t gt_mask     # buckets - 1
     uint32_t stamp       # strain + 1 | (seat out + 1) << 4
     uint64_t nodes
+    int exact_above      # the exact table only at trick boundaries with more tricks left
     uint32_t rel         # set by search(): the cards its result depends on (see search)
     uint32_t span        # the current trick's move classes (see search)
 

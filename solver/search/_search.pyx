@@ -317,18 +317,40 @@ cdef int move_value(Ctx* c, const uint8_t* counts, int strain, int leader, int o
 cdef class Solver:
     """A search context with its own transposition tables: ``2**tt_bits`` exact entries of 32
     bytes, and a partition table of ``2**(tt_bits - 7)`` buckets of 64 bounds (1,824 bytes a
-    bucket: about 0.45 of the exact table's memory).
+    bucket: about 0.45 of the exact table's memory).  ``exact_above`` (tricks, default 0):
+    the exact table is probed and written only at trick boundaries with more tricks left than
+    this; below, the partition table alone (see the property).
 
     Not thread-safe: one Solver per thread.  Counts are per seat, per card id (4 × 24, uint8).
+    Raises ValueError for tt_bits outside 4..28 or exact_above outside 0..12, MemoryError when
+    the tables cannot be allocated.
     """
 
     cdef Ctx c
 
-    def __cinit__(self, int tt_bits=16):
+    def __cinit__(self, int tt_bits=16, int exact_above=0):
         if tt_bits < 4 or tt_bits > 28:
             raise ValueError(f"tt_bits must be 4..28, got {tt_bits}")
+        if exact_above < 0 or exact_above > 12:
+            raise ValueError(f"exact_above must be 0..12 tricks, got {exact_above}")
         if ctx_init(&self.c, tt_bits) != 0:
             raise MemoryError("cannot allocate the transposition table")
+        self.c.exact_above = exact_above
+
+    @property
+    def exact_above(self):
+        """Tricks left at or below which a trick boundary skips the exact-position table (its
+        key, probe and store) and relies on the partition table alone.  A speed setting only:
+        every result is the same whatever its value (the exact table only stores bounds that
+        the search proved).  Measured per deck form (``bideuchre.search.solve.exact_above_for``):
+        on double32 the partition table answers nearly every probe the exact one would."""
+        return self.c.exact_above
+
+    @exact_above.setter
+    def exact_above(self, int v):
+        if v < 0 or v > 12:
+            raise ValueError(f"exact_above must be 0..12 tricks, got {v}")
+        self.c.exact_above = v
 
     def __dealloc__(self):
         ctx_free(&self.c)
@@ -497,12 +519,13 @@ cdef void _tables(Ctx* c, const uint8_t[:, :, ::1] counts, const int[::1] strain
 
 
 def solve_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
-                 const int[:, ::1] leaders, int out=-1, int tt_bits=16):
-    """Batch entry: a fresh Solver over many deals (see Solver.tables); returns an int array."""
+                 const int[:, ::1] leaders, int out=-1, int tt_bits=16, int exact_above=0):
+    """Batch entry: a fresh Solver(tt_bits, exact_above) over many deals (see Solver.tables);
+    returns an int array."""
     import numpy as np
     res = np.zeros((counts.shape[0], leaders.shape[1], strains.shape[0]), dtype=np.intc)
     cdef int[:, :, ::1] rv = res
-    s = Solver(tt_bits)
+    s = Solver(tt_bits, exact_above)
     if not _layout_ready:
         raise RuntimeError("solver layout not installed (import bideuchre.search.solve)")
     with nogil:
@@ -529,11 +552,11 @@ cdef int _check_window(const uint8_t[:, :, ::1] counts, const int[::1] strains,
 
 def can_take_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
                     const int[:, ::1] leaders, const int[:, :, ::1] targets, int out=-1,
-                    int tt_bits=16):
+                    int tt_bits=16, int exact_above=0):
     """Batch yes/no entry: can North-South take at least ``targets[i, k, j]`` tricks of deal i
     in strain ``strains[j]`` with ``leaders[i, k]`` on lead (seat ``out`` sitting out, -1 for
     none)?  One null-window search a cell (each the cost of one MTD(f) step, not of an exact
-    count), over a fresh Solver with a ``2**tt_bits``-entry TT; releases the GIL.
+    count), over a fresh Solver(tt_bits, exact_above); releases the GIL.
 
     Shapes: counts (deals, 4, 24) uint8; strains (strains,) intc; leaders (deals, slots) intc
     (-1 skips a slot); targets (deals, slots, strains) intc, in NS tricks over the tricks left
@@ -547,7 +570,7 @@ def can_take_tables(const uint8_t[:, :, ::1] counts, const int[::1] strains,
     lo = np.ascontiguousarray(np.where(t < 0, 1, t - 1), dtype=np.intc)
     hi = np.ascontiguousarray(np.where(t < 0, 0, t), dtype=np.intc)
     res = np.full((counts.shape[0], leaders.shape[1], strains.shape[0]), -1, dtype=np.intc)
-    s = Solver(tt_bits)
+    s = Solver(tt_bits, exact_above)
     (<Solver>s).window_tables(counts, strains, leaders, out, lo, hi, res)
     ok = res >= 0
     out8 = np.full(res.shape, -1, dtype=np.int8)

@@ -536,6 +536,56 @@ cdef inline bint lead_wins(Ctx* c) noexcept nogil:
     return 1
 
 
+cdef inline bint second_wins(Ctx* c) noexcept nogil:
+    """At the second seat p of a four-card trick (the leader, an opponent, has led suit s):
+    whether p's side surely wins the trick (it then takes at least one of the tricks left,
+    DDS's QuickTricksSecondHand); sets c.rel to the marks of the proof (see search) when it
+    does.  q is the third seat (the leader's partner), r the fourth (p's partner).
+
+    (a) No ruff by q (s is trumps, there are no trumps, or q holds a card of s or no trump):
+        p's top card X of s is above the card led and at least q's top card of s (p plays
+        before q: of identical cards the first played wins), or r's top card X of s is above
+        both (strictly: r plays after q) -- that card wins, whatever else is played (a card of
+        p's side above it wins for the side too); or s is a side suit and p or r is void in
+        s with a trump -- it ruffs, and nobody can overruff.  Marks: X; none for the ruff.
+    (b) q can ruff (void in the side suit s, holding a trump): p void in s ruffs with its top
+        trump X, at least q's top trump, or r void in s ruffs with its top trump X, strictly
+        above q's.  Marks: X.
+    A position agreeing on lengths (so on who is void and who holds trumps) and on the owners
+    of the cards at or above X has the same X above the cards it must beat: the card led is
+    the same card, or a small one below every mark; q's cards at or above X are the same."""
+    cdef int p = c.to_move, q = c.nxt[p], r = c.nxt[q], s = c.led_suit, t = c.trump, x
+    cdef uint32_t sm = SUITMASK[s], hp = c.m1[p] & sm, hq = c.m1[q] & sm, hr = c.m1[r] & sm
+    cdef uint32_t tm
+    if t < 0 or t == s or hq != 0 or (c.m1[q] & SUITMASK[t]) == 0:
+        # (a): q follows suit, discards, or s is trumps
+        if hp:
+            x = top_bit(hp)
+            if x > c.win_bit and x >= top_bit(hq):
+                c.rel = (<uint32_t>1) << x
+                return 1
+        if hr:
+            x = top_bit(hr)
+            if x > c.win_bit and x > top_bit(hq):
+                c.rel = (<uint32_t>1) << x
+                return 1
+        if t >= 0 and t != s and ((hp == 0 and (c.m1[p] & SUITMASK[t]) != 0)
+                                  or (hr == 0 and (c.m1[r] & SUITMASK[t]) != 0)):
+            c.rel = 0
+            return 1
+        return 0
+    # (b): q can ruff the side suit s
+    tm = SUITMASK[t]
+    x = top_bit(c.m1[q] & tm)
+    if hp == 0 and top_bit(c.m1[p] & tm) >= x:
+        c.rel = (<uint32_t>1) << top_bit(c.m1[p] & tm)
+        return 1
+    if hr == 0 and top_bit(c.m1[r] & tm) > x:
+        c.rel = (<uint32_t>1) << top_bit(c.m1[r] & tm)
+        return 1
+    return 0
+
+
 cdef inline int trumps_above(Ctx* c, int q, uint32_t tm, int t) noexcept nogil:
     """Seat q's trumps (mask tm; copies counted) strictly above effective bit t (all if t < 0)."""
     cdef uint32_t mine = c.m1[q] & tm

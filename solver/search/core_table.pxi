@@ -264,6 +264,21 @@ cdef inline uint64_t slot_matches(const Bucket* b, const uint32_t* own) noexcept
     return m
 
 
+cdef inline uint64_t chunk_same(const Chunk* ch, uint32_t rel, const uint32_t* o) noexcept nogil:
+    """The slots of a chunk (bit k for lane k) that store exactly the set of relevant ranks
+    `rel` with owner planes `o` (own & rel): gt_store's test, branch-free as chunk_matches."""
+    cdef uint8_t f[8]
+    cdef uint64_t v
+    cdef uint32_t x
+    cdef int k
+    for k in range(8):
+        x = ((ch.rel[k] ^ rel) | (ch.own[0][k] ^ o[0]) | (ch.own[1][k] ^ o[1])
+             | (ch.own[2][k] ^ o[2]) | (ch.own[3][k] ^ o[3]) | (ch.own[4][k] ^ o[4]))
+        f[k] = x == 0
+    memcpy(&v, f, 8)
+    return (v * 0x0102040810204080ULL) >> 56
+
+
 cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, uint32_t rel,
                           int left, int value, bint lower, int best) noexcept nogil:
     """Record a bound for the positions agreeing with `own` on the relevant ranks `rel`
@@ -272,28 +287,29 @@ cdef inline void gt_store(Ctx* c, Bucket* b, uint64_t key, const uint32_t* own, 
     another length pattern is taken over."""
     cdef int i, k = -1, w = -1, pc
     cdef uint32_t o[5]
+    cdef uint64_t m = 0
     cdef Chunk* e
     for i in range(5):
         o[i] = own[i] & rel
     if b.key != key:
         b.key = key
         b.n = 0
-    for i in range(<int>b.n):
-        e = &b.ch[i >> 3]
-        if e.rel[i & 7] == rel and e.own[0][i & 7] == o[0] and e.own[1][i & 7] == o[1] \
-                and e.own[2][i & 7] == o[2] and e.own[3][i & 7] == o[3] \
-                and e.own[4][i & 7] == o[4]:
-            k = i
-            w = 99
-            break
-        pc = popcount(e.rel[i & 7])
-        if pc >= w:
-            k = i
-            w = pc
-    if w != 99:                     # a new set: the next free slot, else the narrowest's
+    for i in range((<int>b.n + 7) >> 3):
+        m |= chunk_same(&b.ch[i], rel, o) << (8 * i)
+    if b.n < NSLOT:
+        m &= ((<uint64_t>1) << b.n) - 1
+    if m:
+        k = __builtin_ctzll(m)      # the first slot of the same set
+    else:                           # a new set: the next free slot, else the narrowest's
         if b.n < NSLOT:
             k = b.n
             b.n += 1
+        else:
+            for i in range(NSLOT):  # the last of those with the most relevant ranks
+                pc = popcount(b.ch[i >> 3].rel[i & 7])
+                if pc >= w:
+                    k = i
+                    w = pc
         e = &b.ch[k >> 3]
         for i in range(5):
             e.own[i][k & 7] = o[i]
@@ -318,9 +334,7 @@ cdef inline int lowest_kept(uint32_t r, uint32_t sp) noexcept nogil:
     marks r (not zero) and its move classes sp (see search): the lowest mark, extended down
     across a class that straddles it."""
     cdef uint32_t holes
-    cdef int l = 0
-    while not (r & ((<uint32_t>1) << l)):
-        l += 1
+    cdef int l = __builtin_ctz(r)
     if l > 0 and (sp >> (l - 1)) & 1:
         holes = ~sp & (((<uint32_t>1) << l) - 1)
         l = top_bit(holes) + 1 if holes else 0

@@ -44,7 +44,7 @@ import numpy as np
 from ...notation import Deal
 from ...rules import Preset, Seat, effective_suit, rank_order
 from ...search import _search
-from ...search.solve import tt_bits_for
+from ...search.solve import exact_above_for, tt_bits_for
 from ..auction import Auction, legal_actions
 from ..lone import _bid_values, _plan, _searcher_bits, exchange_order, lone_bids, lone_leader, lone_results
 
@@ -64,6 +64,7 @@ def _solver(preset: Preset):
     s = getattr(_local, "dd", None)
     if s is None or s[0] != bits:
         s = _local.dd = (bits, _search.Solver(bits))
+    s[1].exact_above = exact_above_for(preset.deck)
     return s[1]
 
 
