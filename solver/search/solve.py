@@ -42,9 +42,10 @@ def exact_above_for(deck: DeckForm | str) -> int:
     per deck form as measured on whole DD tables (CPU time, interleaved with the exact table
     on; README Performance): double32 (8 tricks) never uses it -- its partition table answers
     nearly every probe the exact one would (+1.6 % nodes without it, x0.89-0.91 time);
-    double40 only above 4 tricks left (+0.7 % nodes, about x0.95; above 6: +6 %, x0.96-0.97);
-    single24 and double48 use it throughout (without it at 2-3 tricks left on single24, 3-4 on
-    double48: +1 to +9 % nodes and no faster)."""
+    double40 only above 4 tricks left (+0.7 to +1.1 % nodes, about x0.95; above 6: +6 %,
+    x0.96-0.97); single24 and double48 use it throughout (without it at 2-3 tricks left on
+    single24, 3-4 on double48: +1 to +9 % nodes and no faster).  Raises NotationError for a
+    deck form that names none."""
     n = get_deck(deck).hand
     return 8 if n == 8 else 4 if n == 10 else 0
 
