@@ -375,13 +375,13 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     elif adv.runner_up is not None:
         out.print(f"ahead of {action_label(adv.runner_up)} by {small(adv.difference)} ± "
                   f"{small(adv.difference_se)} per hand{_stop_text(adv)}")
+    elif adv.stopped != "samples" and adv.stopped != "deals":
+        out.print(f"every other action has the same result on every deal{_stop_text(adv)}")
     if adv.same_as_recommend and adv.runner_up is not None:
         names = [action_label(a) for a in adv.same_as_recommend]
         shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
         out.print(f"[dim]the same result on every deal: {shown} (the runner-up is the best "
                   f"action that differs)[/dim]", highlight=False)
-    elif adv.stopped != "samples" and adv.stopped != "deals":
-        out.print(f"every other action has the same result on every deal{_stop_text(adv)}")
     if with_win:
         g = adv.best_for_game
         tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""

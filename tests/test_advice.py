@@ -282,6 +282,19 @@ def test_actions_with_the_recommendations_result_on_every_deal_are_named():
     assert "the same result on every deal: 3♠" in " ".join(res.stdout.split())
 
 
+def test_a_clear_lead_over_a_runner_up_is_not_told_as_all_actions_tied():
+    """The README's first bid example stops clear with a runner-up: the text says by how much
+    the recommendation leads it, and not that every other action has the same result (a line
+    printed only when there is no runner-up; a fresh user saw both)."""
+    from bideuchre.cli.app import app
+    res = CliRunner().invoke(app, ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N",
+                                   "--seed", "1", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.stdout.split())
+    assert "ahead of " in text and "clear (over 3 standard errors)" in text
+    assert "every other action has the same result" not in text
+
+
 def test_adaptive_continues_on_a_close_hand_and_says_too_close_to_call():
     """Pass and 3 differ on very few deals with this racehorse hand: the rule looks at 200,
     400, … and never sees a lead of 3 standard errors, so sampling runs to the cap; the
