@@ -183,7 +183,9 @@ class Deal:
             if n > deck.copies:
                 holders = [s.name for s, h in zip(Seat, self.hands) if card in h]
                 what = "held twice in a single deck" if deck.copies == 1 else f"held {n} times; the {deck.name} deck has 2 copies"
-                raise NotationError(f"card {card} {what} (hands {' '.join(holders)})")
+                hint = ("; a double-deck deal? give its deck form (the preset double32 or "
+                        "double48; deck=\"double32\" in Python)") if deck.copies == 1 else ""
+                raise NotationError(f"card {card} {what} (hands {' '.join(holders)}){hint}")
         sizes = [len(h) for h in self.hands]
         for seat, n in zip(Seat, sizes):
             if n > deck.hand:

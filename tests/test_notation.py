@@ -100,3 +100,10 @@ def test_lone_position_skips_empty_seat():
     assert pos.out == Seat.S and pos.leader == Seat.W and pos.trick_size == 3
     pos.play(pos.legal_cards()[0])
     assert pos.to_move == Seat.N
+
+
+def test_a_double_deck_deal_read_as_single_deck_names_the_deck_forms():
+    # a double32 deal read without its deck form: the error says how to name it
+    with pytest.raises(NotationError, match=r"a double-deck deal\? give its deck form .*double32"):
+        Deal.from_pbn("N:J.KKQ.AJ.AQ AKJ.Q.KQJ.A AQ.AAJ.AQ.Q KQ.J.K.KKJJ")
+    assert Deal.from_pbn("N:J.KKQ.AJ.AQ AKJ.Q.KQJ.A AQ.AAJ.AQ.Q KQ.J.K.KKJJ", deck="double32")
