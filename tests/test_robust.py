@@ -409,3 +409,16 @@ def test_help_shows_no_bool_or_str(command, capsys):
     code, out, _ = run_main([*command, "--help"], capsys)
     assert code == 0 and "--help" in out
     assert "<bool>" not in out and "<str>" not in out and "list[str]" not in out
+
+
+def test_generate_errors_name_the_option_that_is_wrong():
+    # each of --generate and --seed is named alone when it is the one that is negative, the
+    # same from the reader and from the --where generator (one check)
+    from bideuchre.batch import BatchError, check_generate
+    from bideuchre.batch.where import generate_where
+    with pytest.raises(BatchError, match=r"^--seed -2: must not be negative"):
+        check_generate(10, -2)
+    with pytest.raises(BatchError, match=r"^--generate -1: must not be negative"):
+        check_generate(-1, 3)
+    with pytest.raises(BatchError, match=r"^--seed -2: must not be negative"):
+        list(generate_where(5, -2, "single24"))

@@ -287,8 +287,10 @@ def generate_records(n: int, seed: int, deck: DeckForm | str = "single24",
 def check_generate(n: int, seed: int) -> None:
     """Raise BatchError unless ``0 <= n <= MAX_GENERATE`` and ``seed >= 0`` (``seed`` may be any
     size: numpy's generators take it whole)."""
-    if n < 0 or seed < 0:
-        raise BatchError("--generate and --seed must not be negative")
+    if n < 0:
+        raise BatchError(f"--generate {n}: must not be negative")
+    if seed < 0:
+        raise BatchError(f"--seed {seed}: must not be negative (seeds are whole numbers ≥ 0)")
     if n > MAX_GENERATE:
         raise BatchError(f"--generate {n:,}: at most {MAX_GENERATE:,} deals a run (about four days at "
                          f"3,000 deals a second); split a larger study into runs of other seeds")

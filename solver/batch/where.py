@@ -36,7 +36,8 @@ from ..analysis.conditions import Condition
 from ..notation import Deal, counted
 from ..rules import DeckForm, Seat, get_deck
 from .base import BatchError
-from .readers import GEN_BLOCK, BadLine, Record, block_rows, parse_dealer, rest_of_deck, row_hands
+from .readers import (GEN_BLOCK, BadLine, Record, block_rows, check_generate, parse_dealer,
+                      rest_of_deck, row_hands)
 
 MIN_TRIES = 1_000_000            # the budget of tries is at least this ...
 TRIES_PER_DEAL = 10_000          # ... and this many per deal asked (acceptance down to 0.01%)
@@ -118,8 +119,7 @@ def generate_where(n: int, seed: int, deck: DeckForm | str = "single24",
     """
     deck = get_deck(deck)
     fixed = dict(fixed or {})
-    if n < 0 or seed < 0:
-        raise BatchError("--generate and --seed must not be negative")
+    check_generate(n, seed)
     if where is not None and (where.kind != "condition" or where.deck != deck):
         raise BatchError(f"--where {where.text!r} must be a condition parsed for the {deck.name} deck")
     dealer = parse_dealer(dealer)
