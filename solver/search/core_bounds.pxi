@@ -140,34 +140,34 @@ cdef inline uint32_t sure_top(uint32_t mine, uint32_t others) noexcept nogil:
     return mine
 
 
-cdef inline int trump_rounds(Ctx* c, int* tl, bint* no_ruff) noexcept nogil:
+cdef inline int trump_rounds(Ctx* c, int* more) noexcept nogil:
     """The leader's sure trumps (t_top of quick_tricks: its trumps at least every other trump,
-    copies counted), which it cashes first; tl[o] gets the trumps of the seat o seats after
-    the leader (o = 1, 2, 3) and *no_ruff whether nobody can ruff a side suit once those are
-    cashed: no trumps, or t_top at least every other hand's trumps (each followed trumps to
-    every round; the leader's other trumps then win too).  A hand holding more than t_top
-    trumps followed trumps to every one of those rounds and still holds trumps."""
-    cdef int p = c.to_move, t
+    copies counted), which it cashes first.  *more gets the seats (bit w for seat w, the
+    leader's included) holding more than t_top trumps -- each followed trumps to every one of
+    those rounds and still holds trumps, so it may ruff a side suit afterwards -- or 0 when
+    nobody can ruff once they are cashed: no trumps, or t_top at least every other hand's
+    trumps (each followed trumps to every round; the leader's other trumps then win too).
+    Computed once a trick boundary (search) for quick_tricks and entry_bound."""
+    cdef int p = c.to_move, t, w
     cdef uint32_t tm
-    tl[0] = tl[1] = tl[2] = tl[3] = 0
-    no_ruff[0] = 1
+    more[0] = 0
     if c.trump < 0:
         return 0
     tm = SUITMASK[c.trump]
     t = suit_len(c, p, sure_top(c.m1[p] & tm,
                                 (c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) & tm))
-    tl[0] = suit_len(c, p, tm)
-    tl[1] = suit_len(c, (p + 1) & 3, tm)
-    tl[2] = suit_len(c, (p + 2) & 3, tm)
-    tl[3] = suit_len(c, (p + 3) & 3, tm)
-    no_ruff[0] = t >= tl[1] and t >= tl[2] and t >= tl[3]
+    for w in range(4):
+        if suit_len(c, w, tm) > t:
+            more[0] |= 1 << w
+    if (more[0] & ~(1 << p)) == 0:
+        more[0] = 0                     # nobody else holds more: nobody can ruff
     return t
 
 
-cdef inline int seat_run(Ctx* c, int q, uint32_t sm, int ruff, int loose, int* nsure) noexcept nogil:
+cdef inline int seat_run(Ctx* c, int q, uint32_t sm, int ruff, int loose) noexcept nogil:
     """Tricks seat q takes cashing its sure cards of side suit sm from the lead, keeping it
-    (quick_tricks' count of a suit, from q's seat); *nsure gets q's sure cards of it (at least
-    every other seat's card of the suit).  `ruff`: bit w set for each seat w that may ruff
+    (quick_tricks' count of a suit, from q's seat; its sure cards are those at least every
+    other seat's card of the suit).  `ruff`: bit w set for each seat w that may ruff
     (holds a trump once the trump rounds are over), 0 when nobody can; `loose`: the seats of
     `ruff` that may have let go one card of the suit since (counted one card shorter).  With
     nobody able to ruff, the length winners too (quick_tricks' theorem); else as many rounds
@@ -175,7 +175,6 @@ cdef inline int seat_run(Ctx* c, int q, uint32_t sm, int ruff, int loose, int* n
     cdef uint32_t others = (c.m1[(q + 1) & 3] | c.m1[(q + 2) & 3] | c.m1[(q + 3) & 3]) & sm
     cdef int k, w, n
     k = suit_len(c, q, sure_top(c.m1[q] & sm, others))
-    nsure[0] = k
     if k == 0:
         return 0
     if ruff == 0:
@@ -192,7 +191,7 @@ cdef inline int seat_run(Ctx* c, int q, uint32_t sm, int ruff, int loose, int* n
     return k if k > 0 else 0
 
 
-cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
+cdef int quick_tricks(Ctx* c, int* per, int t_top, int more) noexcept nogil:
     """Tricks the leader is sure to take by cashing top cards, keeping the lead (a lower bound
     for the leader's side).  A card is sure when it is at least every other remaining card of
     its suit (the first played of identical cards wins), so nobody, partner included, takes
@@ -220,27 +219,20 @@ cdef int quick_tricks(Ctx* c, int* per) noexcept nogil:
     the leader's (at most one trick each).
 
     Returns the total; per[s] gets side suit s's part of it (0 for the trump suit): the rest
-    comes from the trumps."""
-    cdef int p = c.to_move, s, k, t_top, total, ruff, nsure
-    cdef int tl[4]
-    cdef bint no_ruff
-    t_top = trump_rounds(c, tl, &no_ruff)
-    total = t_top
-    if no_ruff and t_top:
-        # every other hand's trumps fall under the sure ones: all the leader's trumps win
-        total = suit_len(c, p, SUITMASK[c.trump])
+    comes from the trumps.  t_top, more: trump_rounds'."""
+    cdef int p = c.to_move, s, k, total
     # the hands that can still ruff once the leader's sure trumps are cashed: those holding
     # more trumps than that (each followed to every trump round)
-    ruff = 0
-    if not no_ruff:
-        for s in range(1, 4):
-            if tl[s] > t_top:
-                ruff |= 1 << ((p + s) & 3)
+    cdef int ruff = more & ~(1 << p)
+    total = t_top
+    if ruff == 0 and t_top:
+        # every other hand's trumps fall under the sure ones: all the leader's trumps win
+        total = suit_len(c, p, SUITMASK[c.trump])
     for s in range(4):
         per[s] = 0
         if s == c.trump or (c.m1[p] & SUITMASK[s]) == 0:
             continue
-        k = seat_run(c, p, SUITMASK[s], ruff, 0, &nsure)
+        k = seat_run(c, p, SUITMASK[s], ruff, 0)
         per[s] = k
         total += k
     return total
@@ -283,7 +275,8 @@ cdef inline int entry_take(Ctx* c, int* cnt, int amt, int ql, int keep, uint32_t
     return amt
 
 
-cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogil:
+cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want, int t_top,
+                     int more) noexcept nogil:
     """The leader side's sure tricks with an entry to partner (DDS's QuickTricks with
     commPartner), counted only as far as `want` needs: when they reach want, sets c.rel to
     their marks and returns the count; else returns 0 and leaves c.rel alone.  `per`, `lt`:
@@ -341,15 +334,13 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     above T; with none, partner ruffs with any trump), else nothing.  Who is void, who holds
     more than t_top trumps, partner's card count: lengths."""
     cdef int p = c.to_move, q = (p + 2) & 3, a = (p + 1) & 3, b = (p + 3) & 3
-    cdef int tl[4]
     cdef int cnt[9]
     cdef int pc[4]
     cdef int kind[4]
     cdef int looses[4]
     cdef uint32_t emarks[4]
-    cdef int t_top, ruff, loose, e, s, k = 0, m, j, o, x, ot, amt, ql, keep, nsure, pot, cand = 0
-    cdef bint no_ruff
-    cdef uint32_t sm, tm = 0, r, emark = 0
+    cdef int ruff, loose, e, s, k = 0, m, j, o, x, ot, amt, ql, keep, pot, cand = 0
+    cdef uint32_t sm, tm = 0, r, r0
     if c.m1[q] == 0:
         return 0                        # partner sits out
     for e in range(4):
@@ -367,16 +358,10 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
             pot += suit_len(c, q, sm)
     if pot < want:
         return 0
-    t_top = trump_rounds(c, tl, &no_ruff)
-    ruff = 0
-    if not no_ruff:
+    # the seats but partner that may ruff after the trump rounds (trump_rounds' more)
+    ruff = more & ~(1 << q)
+    if ruff:
         tm = SUITMASK[c.trump]
-        if tl[0] > t_top:
-            ruff = 1 << p
-        if tl[1] > t_top:
-            ruff |= 1 << a
-        if tl[3] > t_top:
-            ruff |= 1 << b
     # the entries: kind[e] 1 for (a), 2 for (b) (with its loose seats and mark)
     for e in range(4):
         kind[e] = 0
@@ -388,7 +373,7 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
                 ((ruff >> a) & 1 and (c.m1[a] & sm) == 0)
                 or ((ruff >> b) & 1 and (c.m1[b] & sm) == 0)):
             kind[e] = 1                 # (a): X, the first round of partner's cashing of e
-        elif ruff and x < 0 and tl[2] > t_top:
+        elif ruff and x < 0 and (more >> q) & 1:
             ot = -1
             loose = 0
             for o in range(2):
@@ -411,24 +396,24 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
     for s in range(4):
         pc[s] = 0
         if s != c.trump and per[s] == 0 and (c.m1[q] & SUITMASK[s]):
-            pc[s] = seat_run(c, q, SUITMASK[s], ruff, 0, &nsure)
+            pc[s] = seat_run(c, q, SUITMASK[s], ruff, 0)
         pot += per[s] + pc[s]
     if pot + 1 < want:
         return 0                        # (b) adds one trick, (a) none beyond partner's
+    r0 = trump_marks(c, 0)              # the marks of the leader's trump rounds
     for e in range(4):
         k = kind[e]
         if k == 0 or (k == 1 and pot < want) or (k == 2 and pot - part + 1 < want):
             continue
         sm = SUITMASK[e]
         loose = looses[e] if k == 2 else 0
-        emark = emarks[e]
         # cnt[0..3] the leader's side suits, cnt[4..7] partner's, cnt[8] partner's top trumps
         m = lt + (1 if k == 2 else part)
         for s in range(4):
             cnt[s] = per[s]
             cnt[4 + s] = pc[s]
             if loose and pc[s]:
-                cnt[4 + s] = seat_run(c, q, SUITMASK[s], ruff, loose, &nsure)
+                cnt[4 + s] = seat_run(c, q, SUITMASK[s], ruff, loose)
             m += cnt[s] + cnt[4 + s]
         cnt[8] = part if k == 1 else 0
         if m < want:
@@ -437,11 +422,11 @@ cdef int entry_bound(Ctx* c, int* per, int lt, int part, int want) noexcept nogi
         amt = lt
         ql = lt
         keep = 0
-        r = trump_marks(c, 0)
+        r = r0
         if k == 2:
             amt += 1
             keep = 1
-            r |= emark
+            r |= emarks[e]
         else:
             j = want - amt
             r |= run_marks(c, q, sm, &j, cnt[4 + e])

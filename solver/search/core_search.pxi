@@ -168,6 +168,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     cdef int sure[2]
     cdef int per[4]
     cdef int n, i, e, p, qt, tops, hint = -1, cut = 255, v, best, k, base, part, lt, want, ws
+    cdef int t_top, more
     cdef uint32_t allm = 0, top = 0, acc = 0, mark, saved_span = 0, others, o
     cdef uint32_t own[5]
     cdef uint64_t h = 0, key = 0, xh = 0, sm
@@ -231,7 +232,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
         return v
     # Then the sure-trick bounds (computed while the exact entry loads): partner's top
     # trumps come on top of the leader's cashing; each side's sure trumps.
-    qt = quick_tricks(c, per)
+    t_top = trump_rounds(c, &more)
+    qt = quick_tricks(c, per, t_top, more)
     part = trump_bounds(c, sure)        # partner's top trumps
     lt = qt - per[0] - per[1] - per[2] - per[3]     # the leader's tricks from trumps
     base = lt + part                    # the tricks from trumps
@@ -257,7 +259,7 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
     elif want == 1 and lead_wins(c):
         k = 1
     elif part >= 0:
-        k = entry_bound(c, per, lt, part, want)
+        k = entry_bound(c, per, lt, part, want, t_top, more)
         if k == 0:
             k = -1
     if k >= 0:
