@@ -16,6 +16,48 @@ cdef inline void reverse_moves(int* moves, int lo, int hi) noexcept nogil:
         hi -= 1
 
 
+cdef inline uint32_t class_tops(Ctx* c, int s, uint32_t hs, uint32_t present) noexcept nogil:
+    """The classes of equivalent cards among hs (one seat's cards of suit s, in the suit's
+    byte), as the set of the top card of each: a card is equivalent to the card above it in
+    this hand when no other hand holds a card between them (present: the other hands' cards)
+    and no card of this trick lies between them -- or the one above loses this trick too (a
+    card of the trick is gone after it).  At the lead the trick holds no card."""
+    cdef uint32_t pres = (present >> (8 * s)) & 0xFF, tmk = (c.trick_mask >> (8 * s)) & 0xFF
+    cdef uint32_t out = 0, span
+    cdef int b, prev = -1, ws = c.win_bit >> 3
+    while hs:
+        b = 31 - __builtin_clz(hs)
+        hs ^= (<uint32_t>1) << b
+        if prev >= 0:
+            span = ((<uint32_t>1) << (prev - b + 1)) - 1
+            if (pres >> b) & span == 0:
+                if (tmk >> b) & span == 0 or not (
+                        (s == ws and 8 * s + prev > c.win_bit) or (s == c.trump and ws != c.trump)):
+                    prev = b
+                    continue
+        prev = b
+        out |= (<uint32_t>1) << b
+    return out
+
+
+cdef inline bint partner_wins(Ctx* c, int p) noexcept nogil:
+    """Whether p's partner is winning the trick so far, and -- p in third hand -- the last
+    player cannot beat partner's card (following suit higher, or ruffing / overruffing)."""
+    cdef int ws = c.win_bit >> 3
+    cdef uint32_t lf
+    if (c.win_seat & 1) != (p & 1):
+        return 0
+    if c.ntrick == c.trick_size - 2:
+        lf = c.m1[c.nxt[p]]
+        if lf & SUITMASK[c.led_suit]:
+            if ws == c.led_suit and top_bit(lf & SUITMASK[c.led_suit]) > c.win_bit:
+                return 0
+        elif c.trump >= 0 and (lf & SUITMASK[c.trump]):
+            if ws != c.trump or top_bit(lf & SUITMASK[c.trump]) > c.win_bit:
+                return 0
+    return 1
+
+
 cdef inline int follow_moves(Ctx* c, int p, uint32_t f, int* moves) noexcept nogil:
     """gen_moves for a follower holding cards of the suit led (f: those cards, at least two).
     Two steps: the classes (the top card of each, high to low), then their order by score,
@@ -27,39 +69,18 @@ cdef inline int follow_moves(Ctx* c, int p, uint32_t f, int* moves) noexcept nog
     the high-to-low list (a card is in a higher group than every card below it), so the
     order is found without scores: each run reversed.  (These scores were gen_moves' for
     the followers; the node counts did not change with this form.)"""
-    cdef int s = c.led_suit, sh = 8 * s, n = 0, b, prev = -1, wb = c.win_bit, ws = c.win_bit >> 3
+    cdef int s = c.led_suit, sh = 8 * s, n = 0, b, wb = c.win_bit, ws = c.win_bit >> 3
     cdef int later, thr2, i, j
-    cdef uint32_t hs = (f >> sh) & 0xFF, lf
-    cdef uint32_t pres = ((c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]) >> sh) & 0xFF
-    cdef uint32_t tmk = (c.trick_mask >> sh) & 0xFF
-    cdef bint partner_winning
-    # the classes: a card is equivalent to the card above it in this hand when no other hand
-    # holds a card between them and no card of this trick lies between them -- or the one
-    # above loses this trick too (a card of the trick is gone after it)
-    while hs:
+    cdef uint32_t lf, hs = class_tops(
+        c, s, (f >> sh) & 0xFF, c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3])
+    while hs:           # the classes, high to low
         b = 31 - __builtin_clz(hs)
         hs ^= (<uint32_t>1) << b
-        if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
-            if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
-                    (s == ws and sh + prev > wb) or (s == c.trump and ws != c.trump)):
-                prev = b
-                continue
-        prev = b
         moves[n] = sh + b
         n += 1
     if n == 1:
         return 1
-    partner_winning = (c.win_seat & 1) == (p & 1)
-    if partner_winning and c.ntrick == c.trick_size - 2:
-        # third hand: partner is winning, but can the last player beat partner's card?
-        lf = c.m1[c.nxt[p]]
-        if lf & SUITMASK[s]:
-            if ws == s and top_bit(lf & SUITMASK[s]) > wb:
-                partner_winning = 0
-        elif c.trump >= 0 and (lf & SUITMASK[c.trump]):
-            if ws != c.trump or top_bit(lf & SUITMASK[c.trump]) > wb:
-                partner_winning = 0
-    if partner_winning or ws != s:
+    if ws != s or partner_wins(c, p):
         reverse_moves(moves, 0, n)
         return n
     # cards above thr2 - 1 score 200 - b, the other cards above wb 110 - b
@@ -86,53 +107,29 @@ cdef inline int follow_moves(Ctx* c, int p, uint32_t f, int* moves) noexcept nog
 
 cdef inline int void_moves(Ctx* c, int p, uint32_t h, int* moves) noexcept nogil:
     """gen_moves for a follower void in the suit led (h: its cards, at least two): the classes
-    (as follow_moves finds them, suit by suit from the lowest slot, high to low) ordered by
+    (class_tops, suit by suit from the lowest slot, high to low) ordered by
     score, best first, equal scores in that order.  A side-suit card scores 100 - b (b: the
     rank order in its suit), a trump 50 - b when it does not beat the winner or partner is
-    winning (as follow_moves decides it), else 180 - b, or 110 - b when the opponent still
+    winning (partner_wins), else 180 - b, or 110 - b when the opponent still
     to play can overruff it.  The ranges do not overlap, so the order is found without
     scores: the trumps at 180, the trumps at 110 (each lowest first), the side-suit cards
     lowest rank first -- equal ranks by suit slot --, the trumps at 50.  (These scores were
     gen_moves' for the followers; the node counts did not change with this form.)"""
     cdef uint32_t present = c.m1[(p + 1) & 3] | c.m1[(p + 2) & 3] | c.m1[(p + 3) & 3]
-    cdef uint32_t rest = h, hs, pres, tmk, cls = 0, tr = 0, win = 0, sure = 0, lf, x, y, ors
-    cdef int s, b, prev, n = 0, ws = c.win_bit >> 3, tc = c.trump, later
-    cdef bint partner_winning
-    # the classes, as follow_moves finds them (a set of their top cards)
+    cdef uint32_t rest = h, cls = 0, tr = 0, win = 0, sure = 0, lf, x, y, ors
+    cdef int s, b, n = 0, ws = c.win_bit >> 3, tc = c.trump, later
+    # the classes (class_tops: a set of their top cards)
     while rest:
         s = __builtin_ctz(rest) >> 3
-        hs = (rest >> (8 * s)) & 0xFF
+        cls |= class_tops(c, s, (rest >> (8 * s)) & 0xFF, present) << (8 * s)
         rest &= ~SUITMASK[s]
-        pres = (present >> (8 * s)) & 0xFF
-        tmk = (c.trick_mask >> (8 * s)) & 0xFF
-        prev = -1
-        while hs:
-            b = 31 - __builtin_clz(hs)
-            hs ^= (<uint32_t>1) << b
-            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
-                if (tmk >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0 or not (
-                        (s == ws and 8 * s + prev > c.win_bit) or (s == tc and ws != tc)):
-                    prev = b
-                    continue
-            prev = b
-            cls |= (<uint32_t>1) << (8 * s + b)
     if (cls & (cls - 1)) == 0:
         moves[0] = top_bit(cls)
         return 1
     if tc >= 0:
         tr = (cls >> (8 * tc)) & 0xFF
         cls &= ~SUITMASK[tc]
-        partner_winning = (c.win_seat & 1) == (p & 1)
-        if partner_winning and c.ntrick == c.trick_size - 2:
-            # third hand (as follow_moves): can the last player beat partner's card?
-            lf = c.m1[c.nxt[p]]
-            if lf & SUITMASK[c.led_suit]:
-                if ws == c.led_suit and top_bit(lf & SUITMASK[c.led_suit]) > c.win_bit:
-                    partner_winning = 0
-            elif lf & SUITMASK[tc]:
-                if ws != tc or top_bit(lf & SUITMASK[tc]) > c.win_bit:
-                    partner_winning = 0
-        if tr and not partner_winning:
+        if tr and not partner_wins(c, p):
             # the trumps that beat the winner; of those, the ones no later opponent overruffs
             win = tr
             if ws == tc:
@@ -193,19 +190,16 @@ cdef inline int follower_moves(Ctx* c, int p, int* moves) noexcept nogil:
 
 
 cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
-    """Distinct legal cards of seat p, one per group of equivalent cards, ordered best-first.
-
-    A follower's (c.ntrick > 0) come from follower_moves.  The leader's: two passes, the
-    distinct cards (suit by suit, high to low), then, only when there is a choice, their
-    ordering scores and a stable insertion sort."""
+    """Distinct legal cards of the leader p (c.ntrick == 0; a follower's come from
+    follower_moves), one per group of equivalent cards (class_tops), ordered best-first: two
+    passes, the distinct cards (suit by suit, high to low), then, only when there is a
+    choice, their ordering scores and a stable insertion sort."""
     cdef uint32_t h = c.m1[p]
-    cdef uint32_t f, present, hs, pres, rest, opp, lho, rho, prt
-    cdef int n = 0, s, b, prev, i, j, k, q, top_opp = -1, top_part = -1, ruff = 0, last_s = -1
+    cdef uint32_t f, present, hs, rest, opp, lho, rho, prt
+    cdef int n = 0, s, b, i, j, k, q, top_opp = -1, top_part = -1, ruff = 0, last_s = -1
     cdef int scores[16]
     cdef int sc, mv, pruff = 0, top_l, top_r, low_adj = 0
     cdef bint opp_t, toward = 0
-    if c.ntrick > 0:
-        return follower_moves(c, p, moves)
     if (h & (h - 1)) == 0:
         # one legal card
         moves[0] = top_bit(h)
@@ -214,20 +208,11 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
     rest = h
     while rest:         # the suits of the legal cards, lowest first
         s = __builtin_ctz(rest) >> 3
-        hs = (rest >> (8 * s)) & 0xFF
+        hs = class_tops(c, s, (rest >> (8 * s)) & 0xFF, present)
         rest &= ~SUITMASK[s]
-        pres = (present >> (8 * s)) & 0xFF
-        prev = -1
         while hs:
             b = 31 - __builtin_clz(hs)
             hs ^= (<uint32_t>1) << b
-            # equivalent to the card above it in this hand when no other hand holds a card
-            # between them (follow_moves: no card of the trick lies between them either --
-            # at the lead there is none)
-            if prev >= 0 and (pres >> b) & ((<uint32_t>1) << (prev - b + 1)) - 1 == 0:
-                prev = b
-                continue
-            prev = b
             moves[n] = 8 * s + b
             n += 1
     if n == 1:
