@@ -5,7 +5,9 @@
 # Bounds
 #
 # Every bound that cuts sets c.rel to the marks of the ranks its count compared (see search):
-# trump_marks, run_marks and leader_bound for the leader's side, other_bound for the other side.
+# trump_marks, run_marks and leader_bound for the leader's side, other_bound for the other side,
+# lead_wins and entry_bound (entry_take) for the leader's side's first trick and partner's
+# tricks, second_wins for the second seat's side inside a trick.
 # Its count must hold for every position agreeing on suit lengths (in the TT keys) and the
 # owners of the cards at or above each suit's lowest mark; a bound that compares other ranks
 # must mark them.

@@ -5,11 +5,12 @@
 # Search
 
 cdef inline int play_moves(Ctx* c, int p, int need, int left, int* moves, int n,
-                           bint boundary, int* cutp) noexcept nogil:
+                           int* cutp) noexcept nogil:
     """search's move loop (see search): plays moves[0:n] of seat p in order, skipping the small
     cards, until one cuts; returns the best value, sets c.rel to the marks of the result (the
     cutting move's, or at an all node the union, the classes' spans added to c.span) and, at
-    a trick boundary, *cutp to the cutting move (rel_move; left alone when none cuts)."""
+    a trick boundary (cutp not NULL), *cutp to the cutting move (rel_move; left alone when
+    none cuts)."""
     cdef int small[4]       # per suit: p's cards below this order are covered by a searched one
     cdef int i, e, won, v, k, su, ws, best
     cdef uint32_t bit, acc = 0, mark, others, below, run, o
@@ -68,7 +69,7 @@ cdef inline int play_moves(Ctx* c, int p, int need, int left, int* moves, int n,
                 best = v
             if v >= need:
                 acc = mark
-                if boundary:
+                if cutp != NULL:
                     cutp[0] = rel_move(c, e)
                 break
         else:
@@ -76,7 +77,7 @@ cdef inline int play_moves(Ctx* c, int p, int need, int left, int* moves, int n,
                 best = v
             if v < need:
                 acc = mark
-                if boundary:
+                if cutp != NULL:
                     cutp[0] = rel_move(c, e)
                 break
         acc |= mark
@@ -104,11 +105,11 @@ cdef inline int play_moves(Ctx* c, int p, int need, int left, int* moves, int n,
 
 
 cdef int search_mid(Ctx* c, int need, int left) noexcept nogil:
-    """search at a node inside a trick (c.ntrick > 0): no tables or bounds there, only the
-    moves (a function of its own, so that the many nodes inside tricks do not carry the
-    trick boundary's state)."""
+    """search at a node inside a trick (c.ntrick > 0): no tables there, and of the bounds only
+    the second seat's sure trick (second_wins); then the moves (a function of its own, so
+    that the many nodes inside tricks do not carry the trick boundary's state)."""
     cdef int moves[16]
-    cdef int n, cut = 255
+    cdef int n
     if need <= 0:
         c.rel = 0
         return 0
@@ -125,7 +126,7 @@ cdef int search_mid(Ctx* c, int need, int left) noexcept nogil:
             return left - 1
     c.rel = 0xFFFFFFFFu
     n = follower_moves(c, c.to_move, moves)
-    return play_moves(c, c.to_move, need, left, moves, n, 0, &cut)
+    return play_moves(c, c.to_move, need, left, moves, n, NULL)
 
 
 cdef int search(Ctx* c, int need, int left) noexcept nogil:
@@ -289,9 +290,8 @@ cdef int search(Ctx* c, int need, int left) noexcept nogil:
                     i -= 1
                 moves[0] = hint
                 break
-    best = play_moves(c, p, need, left, moves, n, 1, &cut)
-    acc = c.rel
-    acc = close_rel(acc, c.span, allm)
+    best = play_moves(c, p, need, left, moves, n, &cut)
+    acc = close_rel(c.rel, c.span, allm)
     c.span = saved_span
     o = to_top(acc, allm, top)
     if exact:
