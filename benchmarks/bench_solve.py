@@ -27,7 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from deal_ranges import LIMIT  # noqa: E402
 from bideuchre.notation import Deal  # noqa: E402
 from bideuchre.rules import DECKS, get_preset  # noqa: E402
 from bideuchre.search.solve import dd_table, get_solver  # noqa: E402
@@ -46,8 +48,8 @@ def random_deals(deck: str, n: int, seed: int) -> list[Deal]:
 
 def deal_count(text: str) -> int:
     """A number of deals on the command line: 0 (skip) to 10,000 (the real deals there are)."""
-    if not text.isdigit() or int(text) > 10_000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of deals from 0 to 10000")
+    if not text.isdigit() or int(text) > LIMIT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of deals from 0 to {LIMIT}")
     return int(text)
 
 

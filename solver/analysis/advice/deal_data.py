@@ -35,7 +35,6 @@ What is solved per deal (:class:`DealPlan`, from the auction so far):
 from __future__ import annotations
 
 import itertools
-import threading
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -43,14 +42,11 @@ import numpy as np
 
 from ...notation import Deal
 from ...rules import Preset, Seat, effective_suit, rank_order
-from ...search import _search
-from ...search.solve import exact_above_for, tt_bits_for
+from ...search.solve import get_solver, tt_bits_for
 from ..auction import Auction, legal_actions
 from ..lone import _bid_values, _plan, _searcher_bits, exchange_order, lone_bids, lone_leader, lone_results
 
 __all__ = ["DealPlan", "DealData", "solve_chunk", "suit_tops", "lone_possible"]
-
-_local = threading.local()
 
 # effective suit and rank order (+1) of each card id under each strain: the Python loops of
 # the laid-down search read these instead of calling effective_suit / rank_order
@@ -59,13 +55,8 @@ _RV = [[rank_order(c, st) + 1 for c in range(24)] for st in range(6)]
 
 
 def _solver(preset: Preset):
-    """This thread's DD search context for the preset's deck form."""
-    bits = tt_bits_for(preset.deck)
-    s = getattr(_local, "dd", None)
-    if s is None or s[0] != bits:
-        s = _local.dd = (bits, _search.Solver(bits))
-    s[1].exact_above = exact_above_for(preset.deck)
-    return s[1]
+    """This thread's DD search context for the preset's deck form (``get_solver``'s)."""
+    return get_solver(preset.deck)
 
 
 def _best_of_strains(solver, counts: np.ndarray, strains: np.ndarray, seat: int, n: int,
