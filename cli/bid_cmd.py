@@ -186,6 +186,7 @@ def _refuse_not_a_hand(text: str) -> None:
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
              record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None) -> None:
     from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
+    from bideuchre.rules import check_seed
     from bideuchre.notation import parse_hand
 
     from .common import source_name
@@ -208,6 +209,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
     p = preset_with_rules(preset_name, rule, deck)
+    check_seed(seed, "--seed")      # named as the option (the library says "seed")
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
     if max_seconds is not None and not max_seconds > 0:

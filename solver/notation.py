@@ -27,6 +27,21 @@ from .rules import (
 
 __all__ = ["parse_card", "parse_cards", "parse_hand", "format_hand", "split_deal", "Deal", "Position"]
 
+# the preset that plays each double deck (double40 is preset double48's option, RULES.md §2)
+_DOUBLE_PRESETS = {"double32": "the preset double32", "double40": "the preset double48 with --rule "
+                   "deck=double40", "double48": "the preset double48"}
+
+
+def _double_deck_hint(hand: int) -> str:
+    """For a card held twice in a single deck: the double deck whose hands hold ``hand`` cards,
+    and how to name it (every double deck when the hands are shorter: a partial deal)."""
+    forms = [f for f in _DOUBLE_PRESETS if get_deck(f).hand == hand] or list(_DOUBLE_PRESETS)
+    if len(forms) == 1:
+        return (f"; a {forms[0]} deal ({hand}-card hands)? name its deck form: "
+                f"{_DOUBLE_PRESETS[forms[0]]}, or deck=\"{forms[0]}\" in Python")
+    return "; a double-deck deal? name its deck form: " + ", ".join(
+        f"{f} ({_DOUBLE_PRESETS[f]})" for f in forms) + ", or deck= in Python"
+
 
 
 def counted(n: int, noun: str) -> str:
@@ -183,8 +198,7 @@ class Deal:
             if n > deck.copies:
                 holders = [s.name for s, h in zip(Seat, self.hands) if card in h]
                 what = "held twice in a single deck" if deck.copies == 1 else f"held {n} times; the {deck.name} deck has 2 copies"
-                hint = ("; a double-deck deal? give its deck form (the preset double32 or "
-                        "double48; deck=\"double32\" in Python)") if deck.copies == 1 else ""
+                hint = _double_deck_hint(max(len(h) for h in self.hands)) if deck.copies == 1 else ""
                 raise NotationError(f"card {card} {what} (hands {' '.join(holders)}){hint}")
         sizes = [len(h) for h in self.hands]
         for seat, n in zip(Seat, sizes):

@@ -103,7 +103,14 @@ def test_lone_position_skips_empty_seat():
 
 
 def test_a_double_deck_deal_read_as_single_deck_names_the_deck_forms():
-    # a double32 deal read without its deck form: the error says how to name it
-    with pytest.raises(NotationError, match=r"a double-deck deal\? give its deck form .*double32"):
+    # a double-deck deal read without its deck form: the error names the deck form its hand
+    # size points to (every double deck for shorter hands: a partial deal) and how to name it
+    with pytest.raises(NotationError, match=r"a double32 deal \(8-card hands\)\? name its deck "
+                                            r"form: the preset double32, or deck=\"double32\""):
         Deal.from_pbn("N:J.KKQ.AJ.AQ AKJ.Q.KQJ.A AQ.AAJ.AQ.Q KQ.J.K.KKJJ")
+    with pytest.raises(NotationError, match=r"a double48 deal \(12-card hands\)"):
+        Deal.from_pbn("E:Q99.AJ.AKJT.QJT AAQJ.AQJ.JT.AJT KKT.K99.AQ99.AK JT.KQTT.KQ.KQ99")
+    with pytest.raises(NotationError, match=r"a double-deck deal\? .*double40 \(the preset "
+                                            r"double48 with --rule deck=double40\)"):
+        Deal.from_pbn("N:J.K.A.A A.Q.J.A Q.A.A.Q K.J.K.J")
     assert Deal.from_pbn("N:J.KKQ.AJ.AQ AKJ.Q.KQJ.A AQ.AAJ.AQ.Q KQ.J.K.KKJJ", deck="double32")

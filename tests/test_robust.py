@@ -362,7 +362,7 @@ def test_negative_seed_refused_like_batch(capsys):
     code, out, err = run_main(["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--seed", "-1",
                                "--samples", "2"], capsys)
     assert code == 2 and out == ""
-    assert "seed -1: must not be negative" in one_error_line(err)
+    assert "--seed -1: must not be negative" in one_error_line(err)
     with pytest.raises(ArgumentError):
         advise("AJ.KQ..JT", "E", "N", samples=2, seed=-1)
     code, _, err = run_main(["batch", "--generate", "2", "--seed", "-1"], capsys)
