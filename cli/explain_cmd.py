@@ -164,6 +164,41 @@ def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "
     out.print(REPLAY_ASSUMES, style="dim", highlight=False)
 
 
+def explain_position(p, deal: Optional[str], strain: Optional[str], leader: Optional[str],
+                     played: str, lone: Optional[str], dealer: Optional[str], deck: Optional[str],
+                     record: Optional[str], index: int = 1, trick: Optional[int] = None,
+                     command: str = "explain"):
+    """The position that ``explain``'s options name (``board`` opens the same): a DEAL with
+    ``--strain``, ``--leader`` or ``--lone``, ``--played``; or ``--record FILE --index K``
+    (``--trick T``: before trick T, else after the recorded play).  ``p``: the preset with its
+    table options.  Returns ``(Position, source line or "", HandRecord or None)``.  Raises
+    RulesError for options that do not go together; NotationError / IllegalPlayError for a
+    bad deal, card or record (RULES.md §4).  ``command`` names the command in the message for
+    a DEAL that is a file."""
+    if deck:
+        get_deck(deck)
+    source, rec = "", None
+    if record is not None:
+        if deal is not None or strain or leader or played or lone:
+            raise RulesError("--record gives the deal, strain, first leader and play; give "
+                             "no DEAL, --strain, --leader, --played or --lone with it")
+        from bideuchre.records import load_record
+        rec = load_record(record, index)
+        pos = rec.position_at(trick)
+        where = (f"before trick {trick}" if trick is not None else
+                 f"after the recorded play ({len(pos.played)} cards)")
+        source = f"{rec.source}" + (f" · {rec.event}" if rec.event else "") + f" · {where}"
+    else:
+        if deal is None or strain is None:
+            raise RulesError("give a DEAL and --strain (and --leader or --lone), or --record FILE")
+        if trick is not None:
+            raise RulesError("--trick goes with --record (a DEAL takes --played)")
+        refuse_file(deal, command, stdin=False)
+        d = _load_deal(deal, p, deck, dealer)
+        pos = _make_position(d, p, strain, leader, played, lone)
+    return pos, source, rec
+
+
 def explain_command(
     deal: Optional[str] = typer.Argument(None, help="Deal 'N:<hand> <hand> <hand> <hand>' (or --record)."),
     strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Strain: S H D C NT NTL."),
@@ -184,27 +219,8 @@ def explain_command(
 
     with guard():
         p = preset_with_rules(preset, rule)
-        if deck:
-            get_deck(deck)
-        source = ""
-        if record is not None:
-            if deal is not None or strain or leader or played or lone:
-                raise RulesError("--record gives the deal, strain, first leader and play; give "
-                                 "no DEAL, --strain, --leader, --played or --lone with it")
-            from bideuchre.records import load_record
-            rec = load_record(record, index)
-            pos = rec.position_at(trick)
-            where = (f"before trick {trick}" if trick is not None else
-                     f"after the recorded play ({len(pos.played)} cards)")
-            source = f"{rec.source}" + (f" · {rec.event}" if rec.event else "") + f" · {where}"
-        else:
-            if deal is None or strain is None:
-                raise RulesError("give a DEAL and --strain (and --leader or --lone), or --record FILE")
-            if trick is not None:
-                raise RulesError("--trick goes with --record (a DEAL takes --played)")
-            refuse_file(deal, "explain", stdin=False)
-            d = _load_deal(deal, p, deck, dealer)
-            pos = _make_position(d, p, strain, leader, played, lone)
+        pos, source, rec = explain_position(p, deal, strain, leader, played, lone, dealer, deck,
+                                            record, index, trick)
         ex = explain(pos)
         if json_out:
             obj = ex.to_json()
