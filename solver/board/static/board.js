@@ -603,6 +603,7 @@ async function main() {
     say("cannot reach the board's server: " + e);
   }
   await refresh();
+  document.body.dataset.ready = "1";
 }
 
 main();
