@@ -120,25 +120,19 @@ def board_command(
 
 
 def _listen(host: str, port: int):
-    """A listening socket on ``host``:``port``.  Raises BadInput naming the address when it
-    cannot be bound (in use, not this machine's)."""
+    """:func:`bideuchre.board.listen`; raises BadInput naming the address when it cannot be
+    bound (in use, not this machine's) or resolved."""
     import socket
 
+    from bideuchre.board import listen
+
     try:
-        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        return listen(host, port)
     except (socket.gaierror, UnicodeError) as exc:
         raise BadInput(f"--host {host}: cannot resolve it ({exc})") from None
-    sock = socket.socket(info[0], socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(info[4])
     except OSError as exc:
-        sock.close()
         hint = "; choose another with --port N (0: a free one)" if port else ""
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
-    sock.listen(128)
-    sock.set_inheritable(True)
-    return sock
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,6 @@ except under CI (the ``CI`` environment variable set), where that is a failure.
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 import urllib.parse
@@ -29,7 +28,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from bideuchre.analysis.explain import analyse_play, explain  # noqa: E402
-from bideuchre.board import create_app  # noqa: E402
+from bideuchre.board import create_app, listen  # noqa: E402
 from bideuchre.cli.board_cmd import board_url  # noqa: E402
 from bideuchre.notation import Deal, Position  # noqa: E402
 from bideuchre.records import HandRecord, format_record  # noqa: E402
@@ -48,9 +47,7 @@ if not os.path.exists(CHROMEDRIVER):
 
 def start_server():
     """A board server on a free loopback port in a thread: ``(base URL, stop())``."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
+    sock = listen("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

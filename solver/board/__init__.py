@@ -11,7 +11,9 @@ build step, served from the package).  ``bideuchre board`` starts it on uvicorn;
 
 from __future__ import annotations
 
-__all__ = ["create_app"]
+import socket
+
+__all__ = ["create_app", "listen"]
 
 
 def create_app():
@@ -22,3 +24,22 @@ def create_app():
     except ImportError as exc:
         raise ImportError(f"the board needs Starlette and uvicorn: pip install 'bideuchre[board]' ({exc})") from None
     return make()
+
+
+def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (0: a free port) for the board's server,
+    with ``TCP_NODELAY`` (accepted connections inherit it: a response's headers and body,
+    written apart, are not held back by Nagle's algorithm waiting for a delayed ACK, about
+    40 ms a request on Linux).  Raises OSError when the address cannot be bound;
+    socket.gaierror when ``host`` does not resolve."""
+    info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(info[0], socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind(info[4])
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock

@@ -111,6 +111,8 @@ async function refresh() {
     render();
     return;
   }
+  // the values are asked for at once, beside the view (they need not wait for it)
+  const pending = state.strain ? api("values", { pv: showPv }, "card values").catch((e) => e) : null;
   let v;
   try {
     v = await api("view", {}, "position");
@@ -125,20 +127,14 @@ async function refresh() {
   render();
   const jobs = [loadTable()];
   if (view.strain) {
-    if (!view.over) jobs.push(loadValues(key));
-    jobs.push(loadReplay());
+    jobs.push(pending.then((x) => {
+      if (key !== posKey()) return;
+      if (x instanceof Error) say(x.message);
+      else if (x) { values = x; render(); }
+    }).then(loadReplay));
     if (viewSeat && !view.over) jobs.push(loadSd(key));
   }
   await Promise.all(jobs);
-}
-
-async function loadValues(key) {
-  try {
-    const v = await api("values", { pv: showPv }, "card values");
-    if (v && key === posKey()) { values = v; render(); }
-  } catch (e) {
-    if (key === posKey()) say(e.message);
-  }
 }
 
 async function loadSd(key) {
@@ -254,6 +250,9 @@ function bySuitHighFirst(list) {
 }
 
 function render() {
+  // what the page shows, for tests and benchmarks: the cards played, and those the values are of
+  document.body.dataset.position = view && view.strain ? view.played.map((p) => p.card).join(" ") : "";
+  document.body.dataset.values = values && cardValues().size ? values.played.join(" ") : "";
   renderSeats();
   renderCenter();
   renderBar();
@@ -365,8 +364,9 @@ function renderCenter() {
     t.appendChild(el);
   }
   const strain = `<span class="strain suit-${view.strain}">${view.strain_symbol}</span>`;
-  const v = values ? `DD <b>NS ${values.value.NS}</b> · <b>EW ${values.value.EW}</b>` : "";
-  sc.innerHTML = `${strain} <span>won NS ${view.won.NS} · EW ${view.won.EW}</span><br>${v}`;
+  const v = values ? `double dummy: <b>NS ${values.value.NS}</b> · <b>EW ${values.value.EW}</b>` : "";
+  const who = view.lone ? ` lone ${view.lone}` : state.declarer ? ` ${state.declarer} declares${state.bid ? " " + state.bid : ""}` : "";
+  sc.innerHTML = `${strain}<b>${who}</b><br>tricks won: NS ${view.won.NS} · EW ${view.won.EW}<br>${v}`;
 }
 
 function renderBar() {
@@ -543,7 +543,7 @@ function bindControls() {
   $("redo").addEventListener("click", redo);
   $("end").addEventListener("click", toEnd);
   $("best").addEventListener("click", playBest);
-  $("pvbtn").addEventListener("click", () => { showPv = !showPv; values = null; refresh(); });
+  $("pvbtn").addEventListener("click", () => { showPv = !showPv; refresh(); });
   $("edit").addEventListener("click", () => {
     editing = !editing; editPick = null;
     if (editing && view && view.played.length) say("edit the deal from the start: go back to the first card (⏮) first");
@@ -603,6 +603,7 @@ async function main() {
     say("cannot reach the board's server: " + e);
   }
   await refresh();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));   // first complete view
   document.body.dataset.ready = "1";
 }
 
