@@ -205,7 +205,19 @@ def figures(driver, base: str) -> list[str]:
     time.sleep(0.3)
     second = str(FIGURES / "board_record.png")
     driver.save_screenshot(second)
+    for f in (first, second):
+        _small(f)
     return [first, second]
+
+
+def _small(path: str) -> None:
+    """The PNG in 256 colours (a third of the size; the page has few colours), when Pillow is
+    there (matplotlib brings it)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    Image.open(path).convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
 
 
 def main() -> None:

@@ -93,11 +93,11 @@ def browser():
 
 def settled(driver, timeout: float = 20) -> None:
     """Wait until the page has started, no request is pending and, when a seat is to move,
-    each of its legal cards carries its value."""
+    each of its legal cards carries its value (single dummy: ``data-sd``)."""
     script = """
       if (document.body.dataset.ready !== "1" || document.body.dataset.pending !== "0") return false;
       const legal = document.querySelectorAll('.card.legal').length;
-      return document.querySelectorAll('.card.legal[data-value]').length === legal;
+      return document.querySelectorAll('.card.legal[data-value], .card.legal[data-sd]').length === legal;
     """
     WebDriverWait(driver, timeout, 0.02).until(lambda d: d.execute_script(script))
 
@@ -213,3 +213,20 @@ def test_paste_a_bad_deal_reads_the_cli_message(server, browser):
     browser.find_element(By.ID, "load").click()
     WebDriverWait(browser, 20, 0.02).until(lambda d: d.find_element(By.ID, "message").text)
     assert browser.find_element(By.ID, "message").text == expected
+
+
+def test_single_dummy_view_shows_one_hand_and_play_values(server, browser):
+    from bideuchre.analysis.play import default_play_samples, play_advice
+
+    deal = real_deals(4)[3]
+    d = Deal.from_pbn(deal)
+    state = {"preset": "standard", "rule": [], "deal": deal, "strain": "S", "leader": "W"}
+    browser.get(board_url("127.0.0.1", 0, state).replace("http://127.0.0.1:0", server) + "&view=W")
+    settled(browser, 60)
+    seats = {e.get_attribute("data-seat") for e in browser.find_elements(By.CSS_SELECTOR, "[data-card]")}
+    assert seats == {"W"} and len(browser.find_elements(By.CSS_SELECTOR, ".card.back")) == 18
+    adv = play_advice(d.hands[Seat.W], "W", "S", "W", samples=default_play_samples("single24"))
+    want = {str(c): f"{g.tricks:.2f}" for g in adv.cards for c in g.cards}
+    got = dict(browser.execute_script(
+        "return [...document.querySelectorAll('[data-sd]')].map(e => [e.dataset.card, e.dataset.sd])"))
+    assert got == want and not browser.find_elements(By.CSS_SELECTOR, "[data-value]")

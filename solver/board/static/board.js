@@ -478,6 +478,8 @@ function syncControls() {
   options($("lone"), [["", "none"], ...(p.lone ? SEATS.map((s) => [s, s]) : [])], state.lone);
   options($("view"), [["", "all hands (DD)"], ...SEATS.map((s) => [s, s + " only (SD)"])], viewSeat);
   if (document.activeElement !== $("rules")) $("rules").value = state.rule.join(" ");
+  $("rules").title = "table options KEY=VALUE (as --rule), this preset's:\n" +
+    p.options.map((o) => `${o.key}=${o.value}  (${o.allowed}): ${o.meaning}`).join("\n");
   const bs = $("bid-seat");
   if (!bs.options.length) options(bs, SEATS.map((s) => [s, s]), "S");
 }
