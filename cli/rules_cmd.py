@@ -18,7 +18,7 @@ def _summary(p) -> str:
     bids = f"{p.min_bid}..{p.top_bid}"
     lone = " ".join(b.name for b in p.lone_bids) or "none"
     end = f"to {p.target}" if p.target is not None else f"over {p.hands} hands"
-    return (f"seed {p.seed} · deck {p.deck.name} ({p.tricks} tricks) · strains "
+    return (f"seed {p.rule_text} · deck {p.deck.name} ({p.tricks} tricks) · strains "
             f"{' '.join(s.name for s in p.strains)} · number bids {bids} · lone bids {lone} · "
             f"game {end}")
 

@@ -43,7 +43,7 @@ def _check_alone(preset) -> None:
     from bideuchre.analysis.lone import lone_bids
 
     if not lone_bids(preset):
-        hint = ("; its lone bids come with --rule lone_exchange=K" if "lone_exchange" in preset.extra
+        hint = ("; its lone bids come with --rule lone_exchange=K" if preset.lone_option
                 else "")
         raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2){hint}; --alone "
                          "needs one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))

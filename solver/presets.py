@@ -5,7 +5,7 @@ preset is a table option with the preset's value as default)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .cards import DECKS, DeckForm, Strain, get_deck, parse_strain
 from .errors import RulesError
@@ -50,9 +50,10 @@ class LoneBid:
 
 @dataclass(frozen=True)
 class Preset:
-    """One table's rules (RULES.md §2, one preset per seed text).
+    """One table's rules (RULES.md §2, one preset per rule text).
 
-    Fields: ``deck`` (DeckForm), ``strains`` (allowed), ``min_bid``/``max_bid`` (number bids in
+    Fields: ``rule_text`` (the id of the rule text the preset is read from: ``"000"`` for
+    standard ... ``"004"`` for double48), ``deck`` (DeckForm), ``strains`` (allowed), ``min_bid``/``max_bid`` (number bids in
     tricks; ``max_bid`` None means all tricks), ``strain_named`` (``"after"`` the auction or
     ``"with"`` the bid), ``lone_bids`` (low → high, all above every number bid),
     ``dealer_must_bid`` (if the first three pass the dealer must bid ≥ min), ``dealer_may_equal``
@@ -62,7 +63,13 @@ class Preset:
     ``win_needs_bid_result`` (the game can only be won on a hand the side made or set a bid),
     ``bidders_win_ties`` (pepper: both cross on one hand, the bidding side wins), ``decks``
     (the deck forms the table may choose, when it has a choice: ``double48``'s double48,
-    double40 and double32).
+    double40 and double32), ``lone_option`` (the table may add a lone bid with a blind exchange:
+    ``double48``), ``lone_exchange`` (that bid's k cards each way, None while off) and
+    ``lone_value`` (its points, won or lost; None: 2 × tricks, a decision of RULES.md §2).
+
+    ``lone_bids`` always holds every lone bid of the preset: with ``lone_exchange`` set it ends
+    with the option's bid ``lone-k`` (made here from the three fields, so that it follows the
+    deck's tricks), which is how the auction, par, advice and the lone table read it.
 
     The **table options** (RULES.md §2: "every number above ... is a table option with the
     preset's value as default") are read by :meth:`options` and changed by
@@ -70,7 +77,7 @@ class Preset:
     """
 
     name: str
-    seed: str
+    rule_text: str
     deck: DeckForm
     strains: tuple[Strain, ...]
     min_bid: int = 3
@@ -87,8 +94,10 @@ class Preset:
     hands: int | None = None
     win_needs_bid_result: bool = False
     bidders_win_ties: bool = False
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
     decks: tuple[str, ...] = ()
+    lone_option: bool = False
+    lone_exchange: int | None = None
+    lone_value: int | None = None
 
     @property
     def tricks(self) -> int:
@@ -134,14 +143,21 @@ class Preset:
             if getattr(self, name) not in allowed:
                 raise bad(name, " or ".join(repr(a) for a in allowed))
         for name in ("dealer_must_bid", "dealer_may_equal", "stick", "win_needs_bid_result",
-                     "bidders_win_ties"):
+                     "bidders_win_ties", "lone_option"):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "True or False")
         if (not isinstance(self.lone_bids, tuple)
                 or not all(isinstance(b, LoneBid) for b in self.lone_bids)):
             raise bad("lone_bids", "a tuple of LoneBid")
-        if not isinstance(self.extra, dict):
-            raise bad("extra", "a dict")
+        whole("lone_exchange", 0, self.deck.hand, none=True)
+        whole("lone_value", 1, None, none=True)
+        # the option's lone bid is made from the fields (it follows the deck's tricks)
+        bids = tuple(b for b in self.lone_bids if not _is_option_bid(b))
+        k = self.lone_exchange
+        if k is not None:
+            bids += (LoneBid(f"lone-{k}", give=k, discard=k, blind=True,
+                             value=self.lone_value or 2 * self.deck.hand),)
+        object.__setattr__(self, "lone_bids", bids)
 
     # -- table options (RULES.md §2) ---------------------------------------------------------
 
@@ -178,11 +194,11 @@ class Preset:
             if not _is_option_bid(b):
                 opts.append(TableOption(_lone_key(b.name), b.value, "points 1..999999999",
                                         f"lone bid {b.name}: points, won or lost"))
-        if "lone_exchange" in self.extra:
-            k = self.extra.get("lone_exchange")
+        if self.lone_option:
+            k = self.lone_exchange
             opts.append(TableOption("lone_exchange", "off" if k is None else k, f"off, or 0..{self.tricks}",
                                     "adds lone bid lone-k: k cards blind each way"))
-            v = self.extra.get("lone_value")
+            v = self.lone_value
             opts.append(TableOption("lone_value", "2x" if v is None else v, "2x, or points 1..999999999",
                                     "its points, won or lost (2x: 2 × tricks)"))
         return opts
@@ -219,7 +235,7 @@ class Preset:
 
         Keys are those of :meth:`table_options` (``-`` and ``_`` alike); values may be given as
         text (``"true"``, ``"4"``, ``"bid"``, ``"off"``) or as Python values.  ``set_penalty`` is
-        read as ``penalty``; any other field of the dataclass (``dealer_may_equal``, ``extra``)
+        read as ``penalty``; any other field of the dataclass (``dealer_may_equal``, ``lone_option``)
         is replaced as given.  The lone bid of the ``double48`` option is kept in ``lone_bids``
         (so the auction and scoring see it) and follows the deck's tricks.
 
@@ -238,7 +254,7 @@ class Preset:
             elif k in _OPTION_KEYS or k.startswith("lone_"):
                 raise RulesError(f"table option {k!r}: {self._missing(k)} (options of preset "
                                  f"{self.name!r}: {' '.join(keys)}; RULES.md §2)")
-            elif k in _FIELDS and k not in ("name", "seed"):
+            elif k in _FIELDS and k not in ("name", "rule_text"):
                 raw[k] = value
             else:
                 raise RulesError(f"unknown table option {key!r} (options of preset {self.name!r}: "
@@ -303,21 +319,13 @@ class Preset:
                 if v is None or v < 1:
                     raise bad(key, opts[key])
                 bids[i] = replace(b, value=v)
-        extra = dict(self.extra)
         if "lone_exchange" in opts:
-            extra["lone_exchange"] = _int_or_word("lone_exchange", opts["lone_exchange"], "off", 0,
-                                                  tricks, bad, f"allowed: off, or 0..{tricks}")
+            ch["lone_exchange"] = _int_or_word("lone_exchange", opts["lone_exchange"], "off", 0,
+                                               tricks, bad, f"allowed: off, or 0..{tricks}")
         if "lone_value" in opts:
-            extra["lone_value"] = _int_or_word("lone_value", opts["lone_value"], "2x", 1, None, bad)
-        # the double48 option's lone bid lives in lone_bids (the auction, par and advice read
-        # it there), rebuilt from the options so that it follows the deck's tricks
-        bids = [b for b in bids if not _is_option_bid(b)]
-        k = extra.get("lone_exchange")
-        if isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= tricks:
-            bids.append(LoneBid(f"lone-{k}", give=k, discard=k, blind=True,
-                                value=extra.get("lone_value") or 2 * tricks))
+            ch["lone_value"] = _int_or_word("lone_value", opts["lone_value"], "2x", 1, None, bad)
+        # the double48 option's lone bid is made by __post_init__ from these fields
         ch["lone_bids"] = tuple(bids)
-        ch["extra"] = extra
         return replace(self, **ch)
 
     def check_strain(self, strain: int) -> Strain:
@@ -395,29 +403,29 @@ _SUITS = (Strain.S, Strain.H, Strain.D, Strain.C)
 
 PRESETS: dict[str, Preset] = {
     "standard": Preset(
-        name="standard", seed="000", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
+        name="standard", rule_text="000", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
         min_bid=3, max_bid=6, lone_bids=(LoneBid("12", give=1, discard=1, value=12),
                                           LoneBid("24", value=24)),
         stick=False, first_lead="left_of_dealer", target=32),
     "pepper": Preset(
-        name="pepper", seed="001", deck=DECKS["single24"], strains=_SUITS, min_bid=3, max_bid=6,
+        name="pepper", rule_text="001", deck=DECKS["single24"], strains=_SUITS, min_bid=3, max_bid=6,
         lone_bids=(LoneBid("alone", value=12),), dealer_must_bid=True, set_penalty=6,
         defenders_vs_lone="nothing", target=42, bidders_win_ties=True),
     "double32": Preset(
-        name="double32", seed="002", deck=DECKS["double32"], strains=_SUITS + (Strain.NT,),
+        name="double32", rule_text="002", deck=DECKS["double32"], strains=_SUITS + (Strain.NT,),
         min_bid=3, max_bid=7, strain_named="with",
         lone_bids=(LoneBid("two-card", give=2, discard=2, value=16),
                    LoneBid("one-card", give=1, discard=1, value=24),
                    LoneBid("moonshot", value=32, ends_auction=True)),
         dealer_must_bid=True, target=None, hands=10),
     "racehorse": Preset(
-        name="racehorse", seed="003", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
+        name="racehorse", rule_text="003", deck=DECKS["single24"], strains=_SUITS + (Strain.NT, Strain.NTL),
         min_bid=3, max_bid=6, dealer_must_bid=True, dealer_may_equal=True, target=32,
         win_needs_bid_result=True),
     "double48": Preset(
-        name="double48", seed="004", deck=DECKS["double48"], strains=_SUITS + (Strain.NT,),
+        name="double48", rule_text="004", deck=DECKS["double48"], strains=_SUITS + (Strain.NT,),
         min_bid=1, max_bid=None, strain_named="with", target=52, win_needs_bid_result=True,
-        extra={"lone_exchange": None, "lone_value": None}, decks=("double48", "double40", "double32")),
+        lone_option=True, decks=("double48", "double40", "double32")),
 }
 
 
