@@ -30,7 +30,7 @@ Decisions where RULES.md is silent:
   blind).  :class:`~bideuchre.rules.LoneBid` has no field for this, so :func:`exchange_order`
   reads it from the preset: a bid of a preset whose strain is named *after* the auction and
   whose exchange is not blind is give-first (``standard``), every other is discard-first.
-- **The ``double48`` option.**  Off by default (``extra["lone_exchange"] is None``).  Set to
+- **The ``double48`` option.**  Off by default (``Preset.lone_exchange`` None).  Set to
   an int k ≥ 0 it adds one lone bid, named ``lone-k``, worth ±(2 × tricks) (RULES.md §2
   "lone hand value"), with a blind exchange of k cards each way; under double-dummy analysis
   blind and open exchanges have the same value, the best over all exchanges.
