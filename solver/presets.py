@@ -1,17 +1,19 @@
 """The presets of RULES.md §2 as data (:data:`PRESETS`): one :class:`Preset` per rule text, its
 lone bids (:class:`LoneBid`) and its table options (:class:`TableOption`: every number of a
-preset is a table option with the preset's value as default)."""
+preset is a table option with the preset's value as default), and the text form of table options: :func:`parse_rules` reads
+``--rule KEY=VALUE`` items, :func:`format_rules` writes changed options back."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Iterable
 
 from .cards import DECKS, DeckForm, Strain, get_deck, parse_strain
 from .errors import RulesError
 from .inputs import shown, whole_number
 
-__all__ = ["LoneBid", "Preset", "PRESETS", "TableOption", "get_preset"]
+__all__ = ["LoneBid", "Preset", "PRESETS", "TableOption", "get_preset", "parse_rules", "format_rules"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,3 +439,29 @@ def get_preset(name: str | Preset) -> Preset:
     if isinstance(name, str) and name.strip().lower() in PRESETS:
         return PRESETS[name.strip().lower()]
     raise RulesError(f"unknown preset {shown(name)} (expected one of: {' '.join(PRESETS)})")
+
+
+# ---------------------------------------------------------------------------------------------
+# The text form of table options: --rule KEY=VALUE (RULES.md §2)
+
+def parse_rules(items: Iterable[str]) -> dict[str, str]:
+    """``["stick=true", "min_bid=4"]`` → ``{"stick": "true", "min_bid": "4"}`` (keys lower
+    case, ``-`` read as ``_``).  Raises RulesError for an item without ``=`` or a key given
+    twice; the values are checked by :meth:`Preset.with_options`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not eq or not key or not value.strip():
+            raise RulesError(f"--rule {shown(str(item), 42)}: expected KEY=VALUE, like stick=true "
+                             "('bideuchre rules' lists the options)")
+        if key in out:
+            raise RulesError(f"--rule {key} given twice ({key}={out[key]}, {key}={value.strip()})")
+        out[key] = value.strip()
+    return out
+
+
+def format_rules(options: dict) -> str:
+    """Table options as text, the inverse of :func:`parse_rules`: ``{"stick": True,
+    "min_bid": 4}`` → ``"stick=true, min_bid=4"`` (booleans lower case)."""
+    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items())

@@ -18,13 +18,14 @@ from .cards import (CARD_RE, DECKS, RANK_CHARS, SUIT_CHARS, Card, DeckForm, Rank
                     parse_strain, rank_order, trick_winner)
 from .errors import ArgumentError, BidEuchreError, IllegalPlayError, NotationError, RulesError
 from .inputs import check_seed, read_int, shown, whole_number
-from .presets import PRESETS, LoneBid, Preset, TableOption, get_preset
+from .presets import PRESETS, LoneBid, Preset, TableOption, format_rules, get_preset, parse_rules
 
 __all__ = [
     "BidEuchreError", "NotationError", "IllegalPlayError", "RulesError", "ArgumentError",
     "as_card", "read_int", "shown", "check_seed", "whole_number",
     "Seat", "Side", "Suit", "Rank", "Card", "Strain", "DeckForm", "DECKS",
     "SUIT_CHARS", "RANK_CHARS", "CARD_RE",
-    "LoneBid", "Preset", "PRESETS", "TableOption", "get_preset", "get_deck", "parse_strain", "parse_seat",
+    "LoneBid", "Preset", "PRESETS", "TableOption", "get_preset", "parse_rules", "format_rules",
+    "get_deck", "parse_strain", "parse_seat",
     "effective_suit", "rank_order", "trick_winner", "legal_cards", "next_active",
 ]
