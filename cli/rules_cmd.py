@@ -10,7 +10,9 @@ from typing import List, Optional
 
 import typer
 
-from .common import guard, out, preset_with_rules, print_json, rule_option, simple_table
+from .common import guard, out, print_json
+from .options import preset_with_rules, rule_option
+from .views import simple_table
 
 
 def _summary(p) -> str:
