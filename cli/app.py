@@ -19,22 +19,9 @@ import signal
 import sys
 from typing import Any
 
+from .common import clear_sigterm, on_sigterm, sigterm_received
+
 __all__ = ["main", "app", "sigterm_received"]
-
-_SIGTERM = False            # set by the SIGTERM handler: exit 143 instead of 130
-
-
-def sigterm_received() -> bool:
-    """Whether this run was ended by SIGTERM (its interruption reads like a Ctrl-C's)."""
-    return _SIGTERM
-
-
-def _on_sigterm(signum, frame) -> None:
-    """SIGTERM ends the command the way Ctrl-C does (each command then says what was lost, a
-    batch what it saved); the exit code is 143."""
-    global _SIGTERM
-    _SIGTERM = True
-    raise KeyboardInterrupt
 
 
 class _Closed:
@@ -154,7 +141,7 @@ def _say(message: str) -> None:
 
 
 def _interrupted_code() -> int:
-    return 143 if _SIGTERM else 130
+    return 143 if sigterm_received() else 130
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -165,13 +152,12 @@ def main(argv: list[str] | None = None) -> None:
     be written (the line names the stream or file).  A reader that stops early ends the
     command quietly with 0; Ctrl-C gives 130 and SIGTERM 143, with one line, never a traceback.
     """
-    global _SIGTERM
     code: Any = 0
-    _SIGTERM = False
+    clear_sigterm()
     previous = None
     try:
         try:
-            previous = signal.signal(signal.SIGTERM, _on_sigterm)
+            previous = signal.signal(signal.SIGTERM, on_sigterm)
         except (ValueError, OSError):     # not the main thread (an embedding caller)
             pass
         _standard_streams()
@@ -180,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     except SystemExit as exc:      # rich's own broken-pipe exit, a library's sys.exit
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
-        _say("error: " + ("terminated (SIGTERM)" if _SIGTERM else "interrupted") +
+        _say("error: " + ("terminated (SIGTERM)" if sigterm_received() else "interrupted") +
              " before the command finished; nothing more was written")
         code = _interrupted_code()
     except BrokenPipeError:
@@ -196,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         code = 1
     if getattr(sys.stdout, "reader_gone", False):
         code = 0
-    if code == 130 and _SIGTERM:
+    if code == 130 and sigterm_received():
         code = 143
     if code != 0 and argv is None:
         _drop_output()      # buffered output that cannot be written must not fail at exit
@@ -229,14 +215,19 @@ def _run(argv: list[str] | None) -> Any:
 _APP = None
 
 
+def _command_modules() -> list:
+    """The command modules, in the order of the command list; each has ``register(app)``."""
+    from . import batch_cmd, bid_cmd, board_cmd, explain_cmd, play_cmd, rules_cmd, solve_cmd
+
+    return [solve_cmd, explain_cmd, batch_cmd, bid_cmd, rules_cmd, play_cmd, board_cmd]
+
+
 def _build():
     """The Typer app (built once, on first use: Typer, rich and the commands load here)."""
     global _APP
     if _APP is not None:
         return _APP
     import typer
-
-    from . import solve_cmd
 
     application = typer.Typer(
         name="bideuchre",
@@ -259,19 +250,8 @@ def _build():
             typer.echo(ctx.get_help())
             raise typer.Exit(0)
 
-    # one-line summaries for the command list (the docstrings' line breaks would show there)
-    application.command("solve", short_help="Double-dummy tricks: the table (declarer × strain; "
-                        "--alone adds the lone table) or one position (--strain, --lone).")(solve_cmd.solve)
-
-    # Command groups added by later modules register themselves here.
-    for name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd", "play_cmd", "board_cmd"):
-        try:
-            mod = __import__(f"bideuchre.cli.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"bideuchre.cli.{name}":
-                raise
-            continue
-        mod.register(application)
+    for module in _command_modules():
+        module.register(application)
     _APP = application
     return application
 

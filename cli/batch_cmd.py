@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
     from bideuchre import batch as B
 
-from .common import err, fail, guard, preset_with_rules, rule_option, simple_table, source_name, with_rules
+from .common import err, fail, guard, source_name
+from .options import preset_with_rules, rule_option
+from .views import simple_table, with_rules
 
 _STUDY = "Study: conditions, groups, plots"
 

@@ -12,7 +12,8 @@ import typer
 
 from bideuchre.rules import RulesError
 
-from .common import BadInput, err, guard, out, preset_with_rules, refuse_file, rule_option
+from .common import BadInput, err, guard, out, refuse_file
+from .options import preset_with_rules, rule_option
 
 DEFAULT_PORT = 8765
 
@@ -26,7 +27,7 @@ def board_state(p, rules: List[str], deck: Optional[str], deal: Optional[str], s
     the deal alone (its DD table; the strain is chosen on the page); no DEAL and no record,
     the empty board.  A record's play is the state's ``line`` (replayed card by card)."""
     from .explain_cmd import explain_position
-    from .solve_cmd import _load_deal
+    from .options import load_deal
 
     state = {"preset": p.name, "rule": list(rules), "deck": deck or ""}
     if record is None and strain is None:
@@ -34,7 +35,7 @@ def board_state(p, rules: List[str], deck: Optional[str], deal: Optional[str], s
             raise RulesError("--leader, --played, --lone and --trick need --strain (or --record)")
         if deal is not None:
             refuse_file(deal, "board", stdin=False)
-            d = _load_deal(deal, p, deck, dealer)
+            d = load_deal(deal, p, deck, dealer)
             state.update(deal=d.pbn(), dealer=d.dealer.name)
         return state
     pos, _source, rec = explain_position(p, deal, strain, leader, played, lone, dealer, deck,

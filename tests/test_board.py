@@ -267,7 +267,7 @@ def test_a_waiting_request_is_superseded_by_a_later_one():
 
 def test_board_command_reads_the_position_as_explain(monkeypatch):
     from bideuchre.cli.board_cmd import board_state, board_url
-    from bideuchre.cli.common import preset_with_rules
+    from bideuchre.cli.options import preset_with_rules
 
     deal = real_deals(1)[0]
     p = preset_with_rules("standard", ["stick=true"])

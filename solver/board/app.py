@@ -29,24 +29,26 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..rules import BidEuchreError
-from . import views
+from .views import (LIMITS, BoardError, bid_json, edit_json, export_json, is_slow, parse_json,
+                    presets_json, read_state, replay_json, review_json, sd_json, table_json,
+                    text_field, values_json, view_json)
 
 __all__ = ["create_app", "MAX_BODY", "ENDPOINTS"]
 
-MAX_BODY = views.LIMITS["text"] * 4 + 10_000      # bytes of one request body (UTF-8 of the text)
+MAX_BODY = LIMITS["text"] * 4 + 10_000      # bytes of one request body (UTF-8 of the text)
 
 # endpoint -> (view, lane: "dd", "slow" or "auto" (slow for the long deck forms), extra args)
 ENDPOINTS: dict[str, tuple[Callable, str, tuple]] = {
-    "view": (views.view_json, "inline", ()),
-    "values": (views.values_json, "auto", ("pv",)),
-    "table": (views.table_json, "auto", ()),
-    "replay": (views.replay_json, "auto", ()),
-    "sd": (views.sd_json, "slow", ("seat", "seed")),
-    "review": (views.review_json, "slow", ("seed",)),
-    "bid": (views.bid_json, "slow", ("seat", "auction", "seed")),
-    "parse": (views.parse_json, "inline", ("text", "index")),
-    "export": (views.export_json, "inline", ()),
-    "edit": (views.edit_json, "inline", ("hands",)),
+    "view": (view_json, "inline", ()),
+    "values": (values_json, "auto", ("pv",)),
+    "table": (table_json, "auto", ()),
+    "replay": (replay_json, "auto", ()),
+    "sd": (sd_json, "slow", ("seat", "seed")),
+    "review": (review_json, "slow", ("seed",)),
+    "bid": (bid_json, "slow", ("seat", "auction", "seed")),
+    "parse": (parse_json, "inline", ("text", "index")),
+    "export": (export_json, "inline", ()),
+    "edit": (edit_json, "inline", ("hands",)),
 }
 
 
@@ -110,21 +112,21 @@ def _args(body: dict, names: tuple) -> list:
             if value is None:
                 out.append(default)
             elif isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**9:
-                raise views.BoardError(f"{name}: expected a whole number 1..1000000000")
+                raise BoardError(f"{name}: expected a whole number 1..1000000000")
             else:
                 out.append(value)
         elif name == "hands":
             if not (isinstance(value, dict) and all(isinstance(v, list) and len(v) <= 24 and
                                                      all(isinstance(c, str) for c in v)
                                                      for v in value.values()) and len(value) <= 4):
-                raise views.BoardError("hands: expected {seat: [cards]} for the four seats")
+                raise BoardError("hands: expected {seat: [cards]} for the four seats")
             out.append(value)
         elif name == "text":
             if not isinstance(value, str):
-                raise views.BoardError("text: expected the text of a deal or a record")
+                raise BoardError("text: expected the text of a deal or a record")
             out.append(value)
         else:       # seat, auction
-            out.append(views._text(body, name))
+            out.append(text_field(body, name))
     return out
 
 
@@ -140,7 +142,7 @@ def create_app() -> Starlette:
         return FileResponse(str(static / "index.html"), media_type="text/html")
 
     async def presets(request: Request) -> Response:
-        return JSONResponse(views.presets_json())
+        return JSONResponse(presets_json())
 
     async def endpoint(request: Request) -> Response:
         name = request.path_params["name"]
@@ -155,13 +157,13 @@ def create_app() -> Starlette:
             return _error(f"the request body is not JSON: {exc}")
         fn, lane, names = ENDPOINTS[name]
         try:
-            st = views.read_state(body)
+            st = read_state(body)
             args = [st, *_args(body, names)]
             if lane == "inline":
                 result = fn(*args)
             else:
                 if lane == "auto":
-                    lane = "slow" if views.is_slow(st) and name != "values" else "dd"
+                    lane = "slow" if is_slow(st) and name != "values" else "dd"
                 client, req = body.get("client"), body.get("req")
                 key = ((str(client)[:64], name) if isinstance(client, str) and isinstance(req, int)
                        and not isinstance(req, bool) else None)

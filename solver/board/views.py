@@ -9,7 +9,7 @@ split on spaces, as ``--rule``), ``deck`` (a deck form overriding the preset's, 
 ``line`` (a longer line of play the position is on: the recorded play, or the cards undone,
 for redo and replay), ``declarer`` and ``bid`` (the contract, for single-dummy P(make) and
 the score).  Every value is text.  The position is read as ``explain`` reads its options
-(:func:`bideuchre.cli.solve_cmd._make_position`), so a bad one gets the command line's message.
+(:func:`bideuchre.cli.options.make_position`), so a bad one gets the command line's message.
 
 Work is bounded per request (:data:`LIMITS`): text fields are capped in length, single-dummy
 sampling at the deck's default samples, bid advice at :data:`BID_SECONDS` of sampling; a
@@ -23,7 +23,7 @@ from typing import Any
 from ..notation import Deal, Position, parse_cards
 from ..rules import BidEuchreError, PRESETS, RulesError, Seat, Side, get_preset, parse_seat
 
-__all__ = ["BoardError", "LIMITS", "BID_SECONDS", "STATE_KEYS", "read_state", "presets_json",
+__all__ = ["BoardError", "LIMITS", "BID_SECONDS", "STATE_KEYS", "read_state", "text_field", "presets_json",
            "view_json", "values_json", "table_json", "replay_json", "sd_json", "review_json",
            "bid_json", "parse_json", "record_state", "export_json", "edit_json", "is_slow"]
 
@@ -49,7 +49,7 @@ BID_SECONDS = 6.0           # bid advice: sampling stops after this many seconds
 # ---------------------------------------------------------------------------------------------
 # Reading a request
 
-def _text(body: dict, key: str, limit: int | None = None) -> str:
+def text_field(body: dict, key: str, limit: int | None = None) -> str:
     """``body[key]`` as stripped text ("" when absent).  Raises BoardError for a value that is
     not text or longer than ``limit`` characters (default ``LIMITS["field"]``)."""
     value = body.get(key)
@@ -70,7 +70,7 @@ def read_state(body: Any) -> dict:
     that is not an object or a field past the limits."""
     if not isinstance(body, dict):
         raise BoardError("the request body must be a JSON object")
-    st = {k: _text(body, k) for k in STATE_KEYS if k != "rule"}
+    st = {k: text_field(body, k) for k in STATE_KEYS if k != "rule"}
     rules = body.get("rule") or []
     if isinstance(rules, str):
         rules = rules.split()
@@ -83,16 +83,16 @@ def read_state(body: Any) -> dict:
 
 
 def _preset(st: dict):
-    from ..cli.common import preset_with_rules
+    from ..cli.options import preset_with_rules
     return preset_with_rules(st["preset"] or "standard", st["rule"])
 
 
 def _deal(st: dict, p) -> Deal:
-    from ..cli.solve_cmd import _load_deal
+    from ..cli.options import load_deal
 
     if not st["deal"]:
         raise BoardError("no deal: paste one (like 'N:AJ.KQ..JT ...') or a record")
-    return _load_deal(st["deal"], p, st["deck"] or None, st["dealer"] or None)
+    return load_deal(st["deal"], p, st["deck"] or None, st["dealer"] or None)
 
 
 def _leader(st: dict, p, deal: Deal) -> str | None:
@@ -113,13 +113,13 @@ def _leader(st: dict, p, deal: Deal) -> str | None:
 
 def _position(st: dict, key: str = "played"):
     """(preset, deal, Position after the cards of ``st[key]``)."""
-    from ..cli.solve_cmd import _make_position
+    from ..cli.options import make_position
 
     p = _preset(st)
     d = _deal(st, p)
     if not st["strain"]:
         raise BoardError("choose a strain")
-    pos = _make_position(d, p, st["strain"], _leader(st, p, d), st[key], st["lone"] or None,
+    pos = make_position(d, p, st["strain"], _leader(st, p, d), st[key], st["lone"] or None,
                          st["dealer"] or None)
     return p, d, pos
 
