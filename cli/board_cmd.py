@@ -13,7 +13,7 @@ import typer
 from bideuchre.rules import RulesError
 
 from .common import BadInput, err, guard, out, refuse_file
-from .options import preset_with_rules, rule_option
+from .options import position_option, preset_with_rules, rule_option
 
 DEFAULT_PORT = 8765
 
@@ -78,16 +78,16 @@ def _loopback(host: str) -> bool:
 
 def board_command(
     deal: Optional[str] = typer.Argument(None, help="Deal 'N:<hand> <hand> <hand> <hand>' (or --record; none: an empty board to paste into)."),
-    strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Strain: S H D C NT NTL (none: choose it on the page)."),
-    leader: Optional[str] = typer.Option(None, "--leader", "-l", help="Seat leading the first trick."),
-    played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
-    lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (partner sits out)."),
-    preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
-    deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
-    record: Optional[str] = typer.Option(None, "--record", help="Open a hand record instead (ours or Trickster PTN): its deal, strain and play, to replay card by card."),
-    index: int = typer.Option(1, "--index", "-k", help="With --record: which record of the file (1-based)."),
-    trick: Optional[int] = typer.Option(None, "--trick", "-t", help="With --record: open the position before this trick (default: after the recorded play)."),
+    strain: Optional[str] = position_option("strain", " (none: choose it on the page)"),
+    leader: Optional[str] = position_option("leader"),
+    played: str = position_option("played"),
+    lone: Optional[str] = position_option("lone"),
+    preset: str = position_option("preset"),
+    dealer: Optional[str] = position_option("dealer"),
+    deck: Optional[str] = position_option("deck"),
+    record: Optional[str] = position_option("record", ", to replay card by card"),
+    index: int = position_option("index"),
+    trick: Optional[int] = position_option("trick"),
     rule: List[str] = rule_option(),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only; another exposes the board to the network)."),
     port: int = typer.Option(DEFAULT_PORT, "--port", min=0, max=65535, help="Port to listen on (0: a free one)."),

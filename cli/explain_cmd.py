@@ -11,7 +11,7 @@ import typer
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
 from .common import guard, out, print_json, refuse_file
-from .options import load_deal, make_position, preset_with_rules, rule_option
+from .options import load_deal, make_position, position_option, preset_with_rules, rule_option
 from .views import (DOUBLE_DUMMY, card_text, cards_text, compass, line_trick_text, show_analysis,
                     trick_text, with_rules)
 
@@ -109,16 +109,16 @@ def explain_position(p, deal: Optional[str], strain: Optional[str], leader: Opti
 
 def explain_command(
     deal: Optional[str] = typer.Argument(None, help="Deal 'N:<hand> <hand> <hand> <hand>' (or --record)."),
-    strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Strain: S H D C NT NTL."),
-    leader: Optional[str] = typer.Option(None, "--leader", "-l", help="Seat leading the first trick."),
-    played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
-    lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (partner sits out)."),
-    preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
-    deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
-    record: Optional[str] = typer.Option(None, "--record", help="Open a hand record instead (ours or Trickster PTN): its deal, strain and play."),
-    index: int = typer.Option(1, "--index", "-k", help="With --record: which record of the file (1-based)."),
-    trick: Optional[int] = typer.Option(None, "--trick", "-t", help="With --record: the position before this trick (default: after the recorded play)."),
+    strain: Optional[str] = position_option("strain"),
+    leader: Optional[str] = position_option("leader"),
+    played: str = position_option("played"),
+    lone: Optional[str] = position_option("lone"),
+    preset: str = position_option("preset"),
+    dealer: Optional[str] = position_option("dealer"),
+    deck: Optional[str] = position_option("deck"),
+    record: Optional[str] = position_option("record"),
+    index: int = position_option("index"),
+    trick: Optional[int] = position_option("trick"),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
