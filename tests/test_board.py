@@ -304,3 +304,23 @@ def test_board_command_serves_and_warns_for_another_host(monkeypatch):
     assert f"http://127.0.0.1:{port}/?preset=standard&deal=" in r.output and "warning" not in r.output
     r = CliRunner().invoke(app, ["board", deal, "--port", "0", "--no-browser", "--host", "0.0.0.0"])
     assert r.exit_code == 0 and "warning: --host 0.0.0.0: anyone who can reach" in r.output
+
+
+def test_the_page_files_ship_in_the_wheel_and_the_repository():
+    """Every file of the page is in the package data (pyproject's globs) and, in a git
+    checkout, tracked (a .gitignore rule once hid index.html)."""
+    import fnmatch
+    import subprocess
+    tomllib = pytest.importorskip("tomllib")
+
+    static = ROOT / "solver" / "board" / "static"
+    files = sorted(p.relative_to(static.parent).as_posix() for p in static.iterdir())
+    assert {"static/index.html", "static/board.js", "static/board.css"} <= set(files)
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = conf["tool"]["setuptools"]["package-data"]["bideuchre.board"]
+    assert "bideuchre.board" in conf["tool"]["setuptools"]["packages"]
+    assert all(any(fnmatch.fnmatch(f, g) for g in globs) for f in files)
+    if (ROOT / ".git").exists():
+        tracked = subprocess.run(["git", "ls-files", "solver/board/static"], cwd=ROOT, text=True,
+                                 capture_output=True, check=True).stdout.split()
+        assert sorted(t.removeprefix("solver/board/") for t in tracked) == files
