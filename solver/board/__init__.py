@@ -29,8 +29,7 @@ def create_app():
 def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: a free port) for the board's server,
     with ``TCP_NODELAY`` (accepted connections inherit it: a response's headers and body,
-    written apart, are not held back by Nagle's algorithm waiting for a delayed ACK, about
-    40 ms a request on Linux).  Raises OSError when the address cannot be bound;
+    written apart, are not held back by Nagle's algorithm waiting for a delayed ACK).  Raises OSError when the address cannot be bound;
     socket.gaierror when ``host`` does not resolve."""
     info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(info[0], socket.SOCK_STREAM)
