@@ -497,11 +497,12 @@ function control(id, key, resetPlay = true) {
 async function loadText(text) {
   say("");
   try {
-    const r = await api("parse", { text }, "reading");
+    const index = Math.max(1, parseInt($("record-index").value, 10) || 1);
+    const r = await api("parse", { text, index }, "reading");
     if (!r) return;
     state = Object.assign(emptyState(), r.state);
     $("exported").textContent = "";
-    say(r.records ? `read record 1 of ${r.records}${r.event ? ": " + r.event : ""}` : "deal read", true);
+    say(r.records ? `read record ${index} of ${r.records}${r.event ? ": " + r.event : ""}` : "deal read", true);
     tableKey = "";
     refresh();
   } catch (e) {
