@@ -22,6 +22,7 @@ from typing import Any
 __all__ = ["main", "app", "sigterm_received"]
 
 _SIGTERM = False            # set by the SIGTERM handler: exit 143 instead of 130
+_ARMED = False              # while the command runs: an interrupt may be raised as KeyboardInterrupt
 
 
 def sigterm_received() -> bool:
@@ -34,7 +35,64 @@ def _on_sigterm(signum, frame) -> None:
     batch what it saved); the exit code is 143."""
     global _SIGTERM
     _SIGTERM = True
+    _interrupt(frame)
+
+
+def _on_sigint(signum, frame) -> None:
+    """Ctrl-C: KeyboardInterrupt, where it is safe to raise (:func:`_interrupt`)."""
+    _interrupt(frame)
+
+
+def _interrupt(frame) -> None:
+    """Raise KeyboardInterrupt where the command runs -- through a SIGINT handler that holds it,
+    if one is installed (a batch writing a chunk), so SIGTERM is held there too.  Not while a
+    module is being imported (an exception inside an extension module's initialisation is
+    "ImportError: initialization failed" and can abort the interpreter as it exits; inside
+    the import system's lock cleanup it is lost): then it comes again 5 ms later, until the
+    import is done.  Once the command is over it is only recorded (main reports it)."""
+    if not _ARMED:
+        return
+    if _importing(frame):
+        _again(0.005)
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler not in (signal.default_int_handler, _on_sigint):
+        handler(signal.SIGINT, frame)
+        return
     raise KeyboardInterrupt
+
+
+def _importing(frame) -> bool:
+    """Whether ``frame`` runs inside the import system (a module being imported)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _again(seconds: float) -> None:
+    """The interrupt once more after ``seconds`` (SIGALRM; where there is no timer: lost)."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def _on_alarm(signum, frame) -> None:
+    """An interrupt that waited (:func:`_again`) comes now."""
+    _interrupt(frame)
+
+
+def _unraisable(hook):
+    """A ``sys.unraisablehook`` for the run: a KeyboardInterrupt (Ctrl-C or SIGTERM) that
+    landed where Python cannot propagate it -- a ``__del__``, a weakref callback -- is not
+    printed as "Exception ignored" and lost, but raised again 1 ms later, where it can
+    propagate; anything else goes to ``hook``."""
+    def unraisable(info) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt) and _ARMED:
+            _again(0.001)
+            return
+        hook(info)
+    return unraisable
 
 
 class _Closed:
@@ -165,18 +223,27 @@ def main(argv: list[str] | None = None) -> None:
     be written (the line names the stream or file).  A reader that stops early ends the
     command quietly with 0; Ctrl-C gives 130 and SIGTERM 143, with one line, never a traceback.
     """
-    global _SIGTERM
+    global _SIGTERM, _ARMED
     code: Any = 0
     _SIGTERM = False
-    previous = None
+    previous: dict = {}
+    hook = sys.unraisablehook
     try:
         try:
-            previous = signal.signal(signal.SIGTERM, _on_sigterm)
-        except (ValueError, OSError):     # not the main thread (an embedding caller)
-            pass
-        _standard_streams()
-        code = _run(argv)
-        sys.stdout.flush()
+            try:
+                for sig, handler in ((signal.SIGTERM, _on_sigterm), (signal.SIGINT, _on_sigint),
+                                     (getattr(signal, "SIGALRM", None), _on_alarm)):
+                    if sig is not None:
+                        previous[sig] = signal.signal(sig, handler)
+            except (ValueError, OSError):     # not the main thread (an embedding caller)
+                pass
+            sys.unraisablehook = _unraisable(hook)
+            _ARMED = True
+            _standard_streams()
+            code = _run(argv)
+            sys.stdout.flush()
+        finally:
+            _ARMED = False      # from here a signal is only recorded (reported below)
     except SystemExit as exc:      # rich's own broken-pipe exit, a library's sys.exit
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
@@ -194,25 +261,40 @@ def main(argv: list[str] | None = None) -> None:
         _say(f"error: internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
              " (set BIDEUCHRE_TRACEBACK=1 to see where)")
         code = 1
+    if hasattr(signal, "setitimer") and previous:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     if getattr(sys.stdout, "reader_gone", False):
         code = 0
     if code == 130 and _SIGTERM:
         code = 143
+    if code == 0 and _SIGTERM:      # it came as the command finished: its output is complete
+        _say("error: terminated (SIGTERM) as the command finished; its output is complete")
+        code = 143
     if code != 0 and argv is None:
         _drop_output()      # buffered output that cannot be written must not fail at exit
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)     # main() called in process (tests)
+    sys.unraisablehook = hook
+    if argv is not None:        # main() called in process (tests): the caller's handlers back
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     sys.exit(code)
 
 
 def _run(argv: list[str] | None) -> Any:
     """Build the app and run it; Click's usage errors become one line and exit 2."""
     command = _command()
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        code = command.main(args=argv, prog_name="bideuchre", standalone_mode=False)
+        # make_context and invoke, as Click's main does, without Typer's main around them:
+        # it turns a KeyboardInterrupt into a silent exit 130 (no line; 143 for SIGTERM)
+        with command.make_context("bideuchre", args) as ctx:
+            code = command.invoke(ctx)
+    except EOFError:
+        raise KeyboardInterrupt from None
     except Exception as exc:  # Click's exceptions (Typer may vendor its own Click): duck-typed
         if type(exc).__name__ == "Abort":
             raise KeyboardInterrupt from None
+        if type(exc).__name__ == "Exit" and hasattr(exc, "exit_code"):
+            return exc.exit_code
         if isinstance(exc, OSError):
             raise
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):

@@ -376,7 +376,9 @@ def batch(
             except KeyboardInterrupt:
                 if output is None:
                     raise
-                raise fail(f"interrupted: {counted(writer.written, 'deal')} of this run saved in {output}; "
+                from .app import sigterm_received
+                what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+                raise fail(f"{what}: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None
         obj = with_rules(summary.to_json(), p)
         if seed is not None:
