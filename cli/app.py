@@ -283,6 +283,12 @@ def _run(argv: list[str] | None) -> Any:
     """Build the app and run it; Click's usage errors become one line and exit 2."""
     command = _command()
     args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):      # a shell cannot pass one; an in-process caller can
+        if isinstance(arg, str) and "\0" in arg:
+            shown = repr(arg if len(arg) <= 60 else arg[:59] + "…")
+            _say(f"error: argument {i + 1} {shown} contains a NUL character (\\0): no option, "
+                 "value or file name can")
+            return 2
     try:
         # make_context and invoke, as Click's main does, without Typer's main around them:
         # it turns a KeyboardInterrupt into a silent exit 130 (no line; 143 for SIGTERM)
@@ -370,8 +376,12 @@ _METAVARS = {"deal": "DEAL", "hand": "HAND", "record_file": "FILE", "input": "FI
 
 def _plain_metavars(command) -> None:
     """Help without type names: a flag shows none (Typer would print ``<bool>``), an option
-    that takes text a word for what it takes (``SEAT``, ``FILE``; Typer: ``<str>``).  Applied to
-    the whole command tree once, here, so every command (present and future) follows it."""
+    that takes text a word for what it takes (``SEAT``, ``FILE``; Typer: ``<str>``), and the
+    help text in paragraphs (a docstring's line breaks would break the lines mid-sentence).
+    Applied to the whole command tree once, here, so every command (present and future)
+    follows it."""
+    if command.help:
+        command.help = _paragraphs(command.help)
     for param in command.params:
         if getattr(param, "is_flag", False):
             param.metavar = ""
@@ -393,6 +403,13 @@ def _plain_metavars(command) -> None:
     command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
         _plain_metavars(sub)
+
+
+def _paragraphs(text: str) -> str:
+    """``text`` (a docstring) with each paragraph on one line, paragraphs apart by a blank line:
+    the help wraps them to the terminal itself."""
+    import inspect
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n") if p.strip())
 
 
 def _plain_text_type(base):

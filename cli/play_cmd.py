@@ -98,6 +98,7 @@ def show_play(adv: PlayAdvice) -> None:
     if v.lone is not None:
         bits.append(f"lone {v.lone.name}")
     bits.append(f"preset {adv.preset.name}")
+    bits += [f"known {s.name}: {format_hand(cs)}" for s, cs in v.known.items()]    # as bid's
     out.print(" · ".join(bits), soft_wrap=True)
     info = f"trick {v.won[Side.NS] + v.won[Side.EW] + 1} · won NS {v.won[Side.NS]} EW {v.won[Side.EW]}"
     if v.trick:

@@ -46,7 +46,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..notation import Deal
+from ..notation import Deal, format_hand
 from ..rules import (
     Card, DeckForm, Preset, RulesError, Seat, Side, get_deck, get_preset, parse_seat,
     parse_strain,
@@ -186,6 +186,8 @@ class PlayAdvice:
                "won": {"NS": v.won[Side.NS], "EW": v.won[Side.EW]},
                "voids": {s.name: "".join("SHDC"[u] for u in sorted(v.voids[s]))
                          for s in Seat if v.voids[s]}}
+        if v.known:     # echoed as bid's are
+            obj["known"] = {s.name: format_hand(cs) for s, cs in v.known.items()}
         if self.declarer is not None:
             obj["declarer"] = self.declarer.name
         if self.bid is not None:
