@@ -270,6 +270,16 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
 _BARS = " ▁▂▃▄▅▆▇█"
 
 
+def _ev_text(r) -> str:
+    """An action's EV: ``+1.50``, or a range ``-5.40…-2.90`` where it was not counted exactly
+    (one value when both ends round alike)."""
+    lo = f"{r.ev:+.2f}"
+    if r.exact or r.ev_max is None:
+        return lo
+    hi = f"{r.ev_max:+.2f}"
+    return lo if hi == lo else f"{lo}…{hi}"
+
+
 def _symbol(strain: Optional[str]) -> str:
     """A strain as the tables draw it (♠ ♥ ♦ ♣ NT NT↓); empty for none."""
     return parse_strain(strain).symbol if strain else ""
@@ -363,8 +373,7 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
         act.add_column("P(win)", justify="right", no_wrap=True)
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
-        ev = f"{r.ev:+.2f}" if r.exact or f"{r.ev:+.2f}" == f"{r.ev_max:+.2f}" else f"{r.ev:+.2f}…{r.ev_max:+.2f}"
-        row = [r.action + mark, _symbol(r.strain), ev, f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
+        row = [r.action + mark, _symbol(r.strain), _ev_text(r), f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
                "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
         if with_win:
             row.append(f"{r.p_win:.3f}")
