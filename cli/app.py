@@ -19,80 +19,9 @@ import signal
 import sys
 from typing import Any
 
+from .common import arm, clear_sigterm, on_alarm, on_sigint, on_sigterm, sigterm_received, unraisable
+
 __all__ = ["main", "app", "sigterm_received"]
-
-_SIGTERM = False            # set by the SIGTERM handler: exit 143 instead of 130
-_ARMED = False              # while the command runs: an interrupt may be raised as KeyboardInterrupt
-
-
-def sigterm_received() -> bool:
-    """Whether this run was ended by SIGTERM (its interruption reads like a Ctrl-C's)."""
-    return _SIGTERM
-
-
-def _on_sigterm(signum, frame) -> None:
-    """SIGTERM ends the command the way Ctrl-C does (each command then says what was lost, a
-    batch what it saved); the exit code is 143."""
-    global _SIGTERM
-    _SIGTERM = True
-    _interrupt(frame)
-
-
-def _on_sigint(signum, frame) -> None:
-    """Ctrl-C: KeyboardInterrupt, where it is safe to raise (:func:`_interrupt`)."""
-    _interrupt(frame)
-
-
-def _interrupt(frame) -> None:
-    """Raise KeyboardInterrupt where the command runs -- through a SIGINT handler that holds it,
-    if one is installed (a batch writing a chunk), so SIGTERM is held there too.  Not while a
-    module is being imported (an exception inside an extension module's initialisation is
-    "ImportError: initialization failed" and can abort the interpreter as it exits; inside
-    the import system's lock cleanup it is lost): then it comes again 5 ms later, until the
-    import is done.  Once the command is over it is only recorded (main reports it)."""
-    if not _ARMED:
-        return
-    if _importing(frame):
-        _again(0.005)
-        return
-    handler = signal.getsignal(signal.SIGINT)
-    if callable(handler) and handler not in (signal.default_int_handler, _on_sigint):
-        handler(signal.SIGINT, frame)
-        return
-    raise KeyboardInterrupt
-
-
-def _importing(frame) -> bool:
-    """Whether ``frame`` runs inside the import system (a module being imported)."""
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _again(seconds: float) -> None:
-    """The interrupt once more after ``seconds`` (SIGALRM; where there is no timer: lost)."""
-    if hasattr(signal, "setitimer"):
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-
-
-def _on_alarm(signum, frame) -> None:
-    """An interrupt that waited (:func:`_again`) comes now."""
-    _interrupt(frame)
-
-
-def _unraisable(hook):
-    """A ``sys.unraisablehook`` for the run: a KeyboardInterrupt (Ctrl-C or SIGTERM) that
-    landed where Python cannot propagate it -- a ``__del__``, a weakref callback -- is not
-    printed as "Exception ignored" and lost, but raised again 1 ms later, where it can
-    propagate; anything else goes to ``hook``."""
-    def unraisable(info) -> None:
-        if isinstance(info.exc_value, KeyboardInterrupt) and _ARMED:
-            _again(0.001)
-            return
-        hook(info)
-    return unraisable
 
 
 class _Closed:
@@ -212,7 +141,7 @@ def _say(message: str) -> None:
 
 
 def _interrupted_code() -> int:
-    return 143 if _SIGTERM else 130
+    return 143 if sigterm_received() else 130
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -223,31 +152,30 @@ def main(argv: list[str] | None = None) -> None:
     be written (the line names the stream or file).  A reader that stops early ends the
     command quietly with 0; Ctrl-C gives 130 and SIGTERM 143, with one line, never a traceback.
     """
-    global _SIGTERM, _ARMED
     code: Any = 0
-    _SIGTERM = False
+    clear_sigterm()
     previous: dict = {}
     hook = sys.unraisablehook
     try:
         try:
             try:
-                for sig, handler in ((signal.SIGTERM, _on_sigterm), (signal.SIGINT, _on_sigint),
-                                     (getattr(signal, "SIGALRM", None), _on_alarm)):
+                for sig, handler in ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint),
+                                     (getattr(signal, "SIGALRM", None), on_alarm)):
                     if sig is not None:
                         previous[sig] = signal.signal(sig, handler)
             except (ValueError, OSError):     # not the main thread (an embedding caller)
                 pass
-            sys.unraisablehook = _unraisable(hook)
-            _ARMED = True
+            sys.unraisablehook = unraisable(hook)
+            arm(True)
             _standard_streams()
             code = _run(argv)
             sys.stdout.flush()
         finally:
-            _ARMED = False      # from here a signal is only recorded (reported below)
+            arm(False)      # from here a signal is only recorded (reported below)
     except SystemExit as exc:      # rich's own broken-pipe exit, a library's sys.exit
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
-        _say("error: " + ("terminated (SIGTERM)" if _SIGTERM else "interrupted") +
+        _say("error: " + ("terminated (SIGTERM)" if sigterm_received() else "interrupted") +
              " before the command finished; nothing more was written")
         code = _interrupted_code()
     except BrokenPipeError:
@@ -265,9 +193,9 @@ def main(argv: list[str] | None = None) -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
     if getattr(sys.stdout, "reader_gone", False):
         code = 0
-    if code == 130 and _SIGTERM:
+    if code == 130 and sigterm_received():
         code = 143
-    if code == 0 and _SIGTERM:      # it came as the command finished: its output is complete
+    if code == 0 and sigterm_received():    # it came as the command finished: its output is whole
         _say("error: terminated (SIGTERM) as the command finished; its output is complete")
         code = 143
     if code != 0 and argv is None:
@@ -317,14 +245,19 @@ def _run(argv: list[str] | None) -> Any:
 _APP = None
 
 
+def _command_modules() -> list:
+    """The command modules, in the order of the command list; each has ``register(app)``."""
+    from . import batch_cmd, bid_cmd, explain_cmd, play_cmd, rules_cmd, solve_cmd
+
+    return [solve_cmd, explain_cmd, batch_cmd, bid_cmd, rules_cmd, play_cmd]
+
+
 def _build():
     """The Typer app (built once, on first use: Typer, rich and the commands load here)."""
     global _APP
     if _APP is not None:
         return _APP
     import typer
-
-    from . import solve_cmd
 
     application = typer.Typer(
         name="bideuchre",
@@ -347,19 +280,8 @@ def _build():
             typer.echo(ctx.get_help())
             raise typer.Exit(0)
 
-    # one-line summaries for the command list (the docstrings' line breaks would show there)
-    application.command("solve", short_help="Double-dummy tricks: the table (declarer × strain; "
-                        "--alone adds the lone table) or one position (--strain, --lone).")(solve_cmd.solve)
-
-    # Command groups added by later modules register themselves here.
-    for name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd", "play_cmd"):
-        try:
-            mod = __import__(f"bideuchre.cli.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"bideuchre.cli.{name}":
-                raise
-            continue
-        mod.register(application)
+    for module in _command_modules():
+        module.register(application)
     _APP = application
     return application
 

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
     from bideuchre import batch as B
 
-from .common import err, fail, guard, preset_with_rules, rule_option, simple_table, source_name, with_rules
+from .common import err, fail, guard, source_name
+from .options import preset_with_rules, rule_option
+from .views import simple_table, with_rules
 
 _STUDY = "Study: conditions, groups, plots"
 
@@ -376,7 +378,7 @@ def batch(
             except KeyboardInterrupt:
                 if output is None:
                     raise
-                from .app import sigterm_received
+                from .common import sigterm_received
                 what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
                 raise fail(f"{what}: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None

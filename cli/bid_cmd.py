@@ -14,9 +14,9 @@ from bideuchre.analysis.auction import format_action
 from bideuchre.notation import Deal, counted
 from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, parse_strain
 
-from .common import (BadInput, clip, compass, deal_hands, each_stdin_line, err, guard, out,
-                     preset_with_rules, print_json, refuse_file, rule_option, simple_table, with_rules)
-from .solve_cmd import rules_text
+from .common import BadInput, clip, each_stdin_line, err, guard, out, print_json, refuse_file
+from .options import parse_known, preset_with_rules, rule_option
+from .views import compass, deal_hands, rules_text, simple_table, with_rules
 
 
 def register(app: typer.Typer) -> None:
@@ -230,13 +230,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             except NotationError as exc:
                 raise NotationError(f"{where}: {exc}") from None
             labels.append(where)
-    known_map = {}
-    for item in known:
-        sep = ":" if ":" in item else "=" if "=" in item else None     # as play's --known
-        if sep is None:
-            raise RulesError(f"cannot read --known {item!r}: expected SEAT:CARDS or SEAT=CARDS, like 'E:SA HK'")
-        s, cs = item.split(sep, 1)
-        known_map.setdefault(parse_seat(s), []).extend(parse_hand(cs, where=f"--known {s}"))
+    known_map = parse_known(known, like="E:SA HK", read=True)
     total_hint = (len(deal_list) if deal_list is not None else
                   samples if samples is not None else default_samples(p))
     bar = progress_cb = None

@@ -1,7 +1,12 @@
-"""Shared pieces of the command line: error handling, reading deals, drawing hands.
+"""Shared pieces of the command line: the consoles, error handling, JSON output, stdin deal
+lines, and the signal state (a SIGTERM ends a command the way Ctrl-C does).
 
 Exit codes (STYLE.md): 0 ok, 1 internal error, 2 bad input.  Data goes to stdout, messages
-to stderr.  ``--json`` output is plain JSON with a ``schema`` version.
+to stderr.  ``--json`` output is plain JSON with a ``schema`` version.  What the commands show
+is in :mod:`.views`, the options they share in :mod:`.options`.
+
+This module is light (the entry point :mod:`.app` imports it before Typer, rich or NumPy):
+Typer and rich load inside the functions that use them.
 """
 
 from __future__ import annotations
@@ -12,22 +17,113 @@ import json
 import math
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-import typer
-
-from bideuchre.notation import Deal, format_hand
-from bideuchre.rules import BidEuchreError, Card, Seat, Suit
+from bideuchre.rules import BidEuchreError
 
 if TYPE_CHECKING:
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
+    import typer
 
 # rich loads when a command first prints (out, err, the helpers below), not when the command
 # line starts: ``bideuchre --version`` and every command's start-up do not pay for it.
 
 SCHEMA = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Signal state: SIGTERM reads like a Ctrl-C, with exit code 143 instead of 130
+
+_SIGTERM = False            # set by on_sigterm
+_ARMED = False              # while a command runs: an interrupt may be raised as KeyboardInterrupt
+
+
+def sigterm_received() -> bool:
+    """Whether this run was ended by SIGTERM (its interruption reads like a Ctrl-C's)."""
+    return _SIGTERM
+
+
+def clear_sigterm() -> None:
+    """Forget an earlier SIGTERM (a new run of :func:`bideuchre.cli.app.main` in process)."""
+    global _SIGTERM
+    _SIGTERM = False
+
+
+def arm(on: bool) -> None:
+    """Whether an interrupt is raised (while the command runs) or only recorded (after it)."""
+    global _ARMED
+    _ARMED = on
+
+
+def on_sigterm(signum, frame) -> None:
+    """The SIGTERM handler: the command ends the way Ctrl-C ends it (each command then says
+    what was lost, a batch what it saved); the exit code is 143."""
+    global _SIGTERM
+    _SIGTERM = True
+    _interrupt(frame)
+
+
+def on_sigint(signum, frame) -> None:
+    """The Ctrl-C handler: KeyboardInterrupt, where it is safe to raise (:func:`_interrupt`)."""
+    _interrupt(frame)
+
+
+def on_alarm(signum, frame) -> None:
+    """An interrupt that waited (:func:`_again`) comes now."""
+    _interrupt(frame)
+
+
+def _interrupt(frame) -> None:
+    """Raise KeyboardInterrupt where the command runs -- through a SIGINT handler that holds it,
+    if one is installed (a batch writing a chunk), so SIGTERM is held there too.  Not while a
+    module is being imported (an exception inside an extension module's initialisation is
+    "ImportError: initialization failed" and can abort the interpreter as it exits; inside
+    the import system's lock cleanup it is lost): then it comes again 5 ms later, until the
+    import is done.  Once the command is over it is only recorded (main reports it)."""
+    import signal
+    if not _ARMED:
+        return
+    if _importing(frame):
+        _again(0.005)
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler not in (signal.default_int_handler, on_sigint):
+        handler(signal.SIGINT, frame)
+        return
+    raise KeyboardInterrupt
+
+
+def _importing(frame) -> bool:
+    """Whether ``frame`` runs inside the import system (a module being imported)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _again(seconds: float) -> None:
+    """The interrupt once more after ``seconds`` (SIGALRM; where there is no timer: lost)."""
+    import signal
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def unraisable(hook):
+    """A ``sys.unraisablehook`` for the run: a KeyboardInterrupt (Ctrl-C or SIGTERM) that
+    landed where Python cannot propagate it -- a ``__del__``, a weakref callback -- is not
+    printed as "Exception ignored" and lost, but raised again 1 ms later, where it can
+    propagate; anything else goes to ``hook``."""
+    def hook_for_the_run(info) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt) and _ARMED:
+            _again(0.001)
+            return
+        hook(info)
+    return hook_for_the_run
+
+
+# ---------------------------------------------------------------------------------------------
+# The consoles
+
 def _to_devnull(stream) -> None:
     """Point a closed stream's file descriptor at /dev/null: later writes go nowhere."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
@@ -36,6 +132,8 @@ def _to_devnull(stream) -> None:
 def _quiet_end() -> None:
     """The reader closed stdout (``| head``): later writes, and the flush at exit, go to
     /dev/null, and the command ends with exit code 0."""
+    import typer
+
     _to_devnull(sys.stdout)
     raise typer.Exit(0)
 
@@ -95,8 +193,6 @@ class _LazyConsole:
 out = _LazyConsole(stderr=False)
 err = _LazyConsole(stderr=True)
 
-SUIT_STYLE = {Suit.S: "bold", Suit.H: "bold red", Suit.D: "bold red", Suit.C: "bold"}
-
 
 class BadInput(BidEuchreError):
     """Bad command-line input that the library does not check itself (a missing file)."""
@@ -110,6 +206,7 @@ def clip(text: str, limit: int = 240) -> str:
 
 def fail(message: str, code: int = 2) -> "typer.Exit":
     """Print one line on stderr and return the Exit to raise."""
+    import typer
     from rich.markup import escape
 
     err.print(f"[red]error:[/red] {escape(clip(message))}", markup=True, highlight=False, soft_wrap=True)
@@ -126,6 +223,8 @@ def guard(output: str | None = None) -> Iterator[None]:
     traceback.  A reader that closes the output early (``| head``) ends the command quietly,
     exit code 0.  Every OSError names its file: ``output`` (the command's output file) is
     named for a write error that carries no name (a full disk, ``-o /proc/version``)."""
+    import typer
+
     try:
         yield
     except typer.Exit:
@@ -139,7 +238,6 @@ def guard(output: str | None = None) -> Iterator[None]:
     except (BidEuchreError, UnicodeDecodeError) as exc:
         raise fail(_one_line(exc)) from None
     except KeyboardInterrupt:
-        from .app import sigterm_received
         what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
         raise fail(f"{what} before the command finished; nothing more was written", 130) from None
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
@@ -172,15 +270,6 @@ def print_json(obj) -> None:
         obj = {"schema": SCHEMA, **obj}
     sys.stdout.write(json.dumps(_finite(obj), ensure_ascii=False) + "\n")
     sys.stdout.flush()
-
-
-def simple_table(title: str | None = None, **kw) -> Table:
-    """A table in the compact style that fits 80 columns: a rule under the header only, no
-    outer padding, adjacent paddings collapsed."""
-    from rich import box
-    from rich.table import Table
-
-    return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, **kw)
 
 
 def _looks_like_record(path: str) -> bool:
@@ -278,149 +367,4 @@ def stdin_progress(label: str | None) -> Iterator[Callable[[], None]]:
 # ---------------------------------------------------------------------------------------------
 # Table options: --rule KEY=VALUE (RULES.md §2), parsed here for every command
 
-RULE_HELP = ("Table option KEY=VALUE, repeatable: stick=true min_bid=4 target=42 penalty=6 "
-             "lone_12=18 deck=double40 lone_exchange=2 ('bideuchre rules PRESET' lists each "
-             "preset's options and values).")
 
-
-def rule_option():
-    """The repeatable ``--rule KEY=VALUE`` option, one line in a command's signature:
-    ``rule: List[str] = rule_option()``; read it with :func:`preset_with_rules`."""
-    return typer.Option([], "--rule", metavar="KEY=VALUE", help=RULE_HELP)
-
-
-def parse_rules(items: Iterable[str]) -> dict[str, str]:
-    """``["stick=true", "min_bid=4"]`` → ``{"stick": "true", "min_bid": "4"}`` (keys lower
-    case, ``-`` read as ``_``).  Raises BadInput for an item without ``=`` or a key given
-    twice; the values are checked by :meth:`bideuchre.rules.Preset.with_options`."""
-    out: dict[str, str] = {}
-    for item in items:
-        key, eq, value = str(item).partition("=")
-        key = key.strip().lower().replace("-", "_")
-        if not eq or not key or not value.strip():
-            raise BadInput(f"--rule {clip(item, 40)!r}: expected KEY=VALUE, like stick=true "
-                           "('bideuchre rules' lists the options)")
-        if key in out:
-            raise BadInput(f"--rule {key} given twice ({key}={out[key]}, {key}={value.strip()})")
-        out[key] = value.strip()
-    return out
-
-
-def preset_with_rules(preset, rules: Iterable[str] = (), deck: str | None = None, **options):
-    """The preset (a name or a Preset) with the ``--rule`` options applied; ``deck`` (a
-    command's ``--deck``) is read as ``--rule deck=...``.  ``options``: a command's own options
-    that name a table option too (bid's ``target=``, which the command applies itself): one
-    that a --rule also sets must agree with it.  Raises RulesError (a bad key or value, naming
-    the allowed values) or BadInput (a malformed item, or an option and a --rule that
-    disagree)."""
-    from bideuchre.rules import get_preset
-
-    p = get_preset(preset)
-    changes = parse_rules(rules)
-    for key, value in (("deck", deck), *options.items()):
-        if value is not None and key in changes and \
-                _option_value(p, key, changes[key]) != _option_value(p, key, value):
-            raise BadInput(f"--{key} {value} and --rule {key}={changes[key]} disagree")
-    if deck is not None:
-        changes["deck"] = deck
-    return p.with_options(**changes) if changes else p
-
-
-def _option_value(preset, key: str, value):
-    """The value table option ``key`` takes when set to ``value`` (text or not)."""
-    return {o.key: o.value for o in preset.with_options(**{key: value}).table_options()}[key]
-
-
-def with_rules(obj: dict, preset) -> dict:
-    """``obj`` with ``"rules": {...}`` (the table options that differ from the preset's,
-    :meth:`~bideuchre.rules.Preset.changed_options`) after its ``"preset"`` key, when any does."""
-    changed = preset.changed_options()
-    if not changed:
-        return obj
-    out: dict = {}
-    for k, v in obj.items():
-        out[k] = v
-        if k == "preset":
-            out["rules"] = changed
-    out.setdefault("rules", changed)
-    return out
-
-
-# What each analysis assumes, one line under it (issue 15 §3: plain words)
-DOUBLE_DUMMY = "double dummy: every hand visible, best play by all"
-
-
-def cards_text(cards) -> "Text":
-    """Cards in a row with coloured suit symbols (``♠A ♥10``), for tables."""
-    from rich.text import Text
-
-    t = Text()
-    for i, c in enumerate(cards):
-        if i:
-            t.append(" ")
-        t.append_text(card_text(c))
-    return t
-
-
-def trick_text(trick, prefix: str = "") -> "Text":
-    """The cards on the table, each after its seat (``N ♠A  E ♠9``), after ``prefix``."""
-    from rich.text import Text
-
-    t = Text(prefix)
-    for i, (seat, card) in enumerate(trick):
-        if i:
-            t.append("  ")
-        t.append(seat.name + " ", style="cyan")
-        t.append_text(card_text(card))
-    return t
-
-
-def hand_text(cards: Iterable[int]) -> Text:
-    """A hand as four lines, one per suit, with coloured suit symbols (``♠ A K 9``)."""
-    from rich.text import Text
-
-    parts = format_hand(cards).split(".")
-    t = Text()
-    for suit, ranks in zip(Suit, parts):
-        if suit:
-            t.append("\n")
-        t.append(suit.symbol + " ", style=SUIT_STYLE[suit])
-        t.append(" ".join("10" if r == "T" else r for r in ranks) or "—")
-    return t
-
-
-def card_text(card: int) -> Text:
-    """A card with its suit symbol coloured (``♠A``)."""
-    from rich.text import Text
-
-    c = Card(card)
-    return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
-
-
-def compass(hands: list, title: str = "", dealer: Seat | None = None,
-            out_seat: Seat | None = None) -> "Table | Group":
-    """The four hands drawn as a compass (N top, W left, E right, S bottom), under ``title``
-    (the deal line) on a line of its own: a deal line is wider than the drawing."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    def label(seat: Seat) -> Text:
-        t = Text(seat.name, style="bold cyan")
-        if dealer == seat:
-            t.append(" (dealer)", style="dim")
-        if out_seat == seat:
-            t.append(" (sits out)", style="dim")
-        return t + Text("\n") + hand_text(hands[seat])
-
-    g = Table.grid(padding=(0, 3))
-    for _ in range(3):
-        g.add_column()
-    g.add_row("", label(Seat.N), "")
-    g.add_row(label(Seat.W), "", label(Seat.E))
-    g.add_row("", label(Seat.S), "")
-    return Group(Text(title, style="italic", overflow="fold"), g) if title else g
-
-
-def deal_hands(deal: Deal) -> list:
-    return [list(h) for h in deal.hands]

@@ -10,37 +10,15 @@ import typer
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import (DOUBLE_DUMMY, card_text, cards_text, trick_text, compass, guard, out, preset_with_rules, print_json,
-                     refuse_file, rule_option, with_rules)
-from .solve_cmd import _load_deal, _make_position, rules_text
+from .common import guard, out, print_json, refuse_file
+from .options import load_deal, make_position, preset_with_rules, rule_option
+from .views import (DOUBLE_DUMMY, card_text, cards_text, compass, line_trick_text, show_analysis,
+                    trick_text, with_rules)
 
 if TYPE_CHECKING:
-    from rich.text import Text
-
-    from bideuchre.analysis.explain import Explanation, PlayAnalysis, TrickLine
+    from bideuchre.analysis.explain import Explanation
 
 # the analysis (NumPy and the Cython core) and rich's tables load inside the commands
-
-REPLAY_ASSUMES = (DOUBLE_DUMMY + "; a ✗ card lost tricks against that, yet with the hands "
-                  "hidden it may have been a sensible card")
-
-
-
-def _trick_text(tr: "TrickLine") -> "Text":
-    """``N ♠A  E ♠9  S ♠K  W ♠Q → N`` (cards already on the table dimmed)."""
-    from rich.text import Text
-
-    t = Text()
-    for i, (seat, card) in enumerate(tr.cards):
-        if i:
-            t.append("  ")
-        t.append(seat.name + " ", style="dim" if i < tr.played else "cyan")
-        ct = card_text(card)
-        if i < tr.played:
-            ct.stylize("dim")
-        t.append_text(ct)
-    t.append(f" → {tr.winner.name}", style="bold")
-    return t
 
 
 def show_explanation(ex: "Explanation", source: str = "") -> None:
@@ -81,7 +59,7 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
               "cards worth the same", highlight=False)
     out.print(Text("principal line (best play by all)", style="bold"))
     for tr in ex.pv:
-        out.print(Text(f"{tr.number:>2}. ") + _trick_text(tr))
+        out.print(Text(f"{tr.number:>2}. ") + line_trick_text(tr))
     losing = [cv for cv in ex.cards if not cv.optimal and cv.line]
     if losing:
         out.print(Text("why the other cards lose (best play after each)", style="bold"))
@@ -90,78 +68,8 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
             t.append(f" loses {cv.cost}:", style="red")
             out.print(t)
             for tr in cv.line:
-                out.print(Text(f"    {tr.number:>2}. ") + _trick_text(tr))
+                out.print(Text(f"    {tr.number:>2}. ") + line_trick_text(tr))
     out.print(DOUBLE_DUMMY, style="dim", highlight=False)
-
-
-def show_analysis(rec, an: "PlayAnalysis", score=None, preset=None, why: str = "") -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    pos = an.position
-    deal = pos.deal
-    out.print(compass([list(h) for h in deal.hands], title=deal.pbn(), dealer=rec.dealer, out_seat=pos.out))
-    bits = []
-    if rec.event:
-        bits.append(rec.event)
-    if rec.declarer is not None:
-        bits.append(f"declarer {rec.declarer.name}")
-    bits.append(f"strain {pos.strain.symbol}")
-    if rec.bid:
-        bits.append(f"bid {rec.bid}")
-    if pos.lone is not None:
-        bits.append(f"lone {pos.lone.name}")
-    bits.append(f"first leader {pos.leader.name}")
-    out.print(" · ".join(bits), soft_wrap=True)
-    s = an.start
-    out.print(f"DD value before the first card: [bold]NS {s[Side.NS]} · EW {s[Side.EW]}[/bold]")
-    if not an.steps:
-        out.print("the record has no play: nothing to replay (the value above is the hand's "
-                  "with best play from the start)")
-        return
-    tab = Table(title="the play: after each card, the tricks each side takes (DD value)",
-                title_justify="left")
-    tab.add_column("trick", justify="right")
-    tab.add_column("seat")
-    tab.add_column("card")
-    tab.add_column("NS", justify="right")
-    tab.add_column("EW", justify="right")
-    tab.add_column("note")
-    prev_trick = 0
-    for st in an.steps:
-        note = Text()
-        if st.cost:
-            note.append(f"✗ −{st.cost} for {st.seat.side.name}", style="bold red")
-            note.append("  better: ")
-            note.append_text(cards_text(st.best))
-        if st.winner is not None:
-            if note:
-                note.append("  ")
-            note.append(f"won by {st.winner.name}", style="dim")
-        tab.add_row(str(st.trick) if st.trick != prev_trick else "", st.seat.name, card_text(st.card),
-                    str(st.value[Side.NS]), str(st.value[Side.EW]), note,
-                    end_section=st.winner is not None)
-        prev_trick = st.trick
-    out.print(tab)
-    f = an.final
-    out.print(f"after the last card: [bold]NS {f[Side.NS]} · EW {f[Side.EW]}[/bold]"
-              + ("" if an.complete else " (play incomplete)"))
-    lost = ", ".join(f"{seat.name} {n}" for seat, n in an.lost.items() if n)
-    out.print("tricks lost by mistakes: " + (lost if lost else "none (every card kept the DD value)"))
-    if score is not None:
-        side = score.declarer.side
-        took = (f"took {score.tricks} of {pos.tricks_left} (needed {score.needed})" if score.complete
-                else f"take {score.tricks} of {pos.tricks_left} with best play from here "
-                     f"(need {score.needed})")
-        verdict = "[bold green]made[/bold green]" if score.made else "[bold red]set[/bold red]"
-        out.print(f"contract {score.declarer.name} {score.bid.name} {score.strain.symbol}: "
-                  f"{side.name} {took}, {verdict} · NS {score.points[Side.NS]:+d} · "
-                  f"EW {score.points[Side.EW]:+d}" + ("" if score.complete else " (projected)"),
-                  highlight=False)
-        out.print(f"scored under {rules_text(preset)}", style="dim", highlight=False)
-    elif why:
-        out.print(f"no score: {why}", style="dim", highlight=False)
-    out.print(REPLAY_ASSUMES, style="dim", highlight=False)
 
 
 def explain_command(
@@ -203,8 +111,8 @@ def explain_command(
             if trick is not None:
                 raise RulesError("--trick goes with --record (a DEAL takes --played)")
             refuse_file(deal, "explain", stdin=False)
-            d = _load_deal(deal, p, deck, dealer)
-            pos = _make_position(d, p, strain, leader, played, lone)
+            d = load_deal(deal, p, deck, dealer)
+            pos = make_position(d, p, strain, leader, played, lone)
         ex = explain(pos)
         if json_out:
             obj = ex.to_json()

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 import typer
 
 from bideuchre.notation import counted, format_hand
-from bideuchre.rules import RulesError, Seat, Side, get_deck, parse_seat
+from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import (BadInput, card_text, cards_text, trick_text, err, guard, out, preset_with_rules, print_json, rule_option,
-                     simple_table, with_rules)
+from .common import BadInput, err, guard, out, print_json
+from .options import parse_known, preset_with_rules, rule_option
+from .views import card_text, cards_text, show_analysis, simple_table, trick_text, with_rules
 
 if TYPE_CHECKING:       # NumPy, the core and rich load when a command runs (start-up stays light)
     from bideuchre.analysis.play import PlayAdvice, SDReview
@@ -31,17 +32,6 @@ def register(app: typer.Typer) -> None:
     app.command("play", short_help="Single-dummy advice: what to lead or play from one seat's view "
                 "(the unseen cards dealt every consistent way, or sampled).")(play_command)
 
-
-
-def _known(items: List[str]) -> dict:
-    known: dict = {}
-    for item in items:
-        sep = "=" if "=" in item else ":" if ":" in item else None
-        if sep is None:
-            raise BadInput(f"cannot read --known {item!r}: expected SEAT=CARDS, like 'E=SA HK'")
-        s, cs = item.split(sep, 1)
-        known.setdefault(parse_seat(s), []).append(cs)
-    return {s: " ".join(v) for s, v in known.items()}
 
 
 def play_command(
@@ -77,7 +67,7 @@ def play_command(
             raise BadInput(f"HAND {hand[:40]!r} is a deal; play takes the seat's own hand (like "
                            "'AJ.KQ..JT'); the other hands are what it cannot see (--known for cards shown)")
         p = preset_with_rules(preset, rule)
-        adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, _known(known),
+        adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, parse_known(known),
                           samples, seed, DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit,
                           objective, workers, dealer, get_deck(deck) if deck else None)
         if json_out:
@@ -190,8 +180,6 @@ def show_single_dummy(rec, an, rev: SDReview, score=None, preset=None, why: str 
     from rich.text import Text
 
     from bideuchre.analysis.play import DEFAULT_EXACT_LIMIT
-
-    from .explain_cmd import show_analysis  # the DD replay as it is shown without the option
 
     show_analysis(rec, an, score, preset, why)
     tab = simple_table("single dummy: each card from its player's view (expected tricks)")

@@ -10,7 +10,9 @@ from typing import List, Optional
 
 import typer
 
-from .common import guard, out, preset_with_rules, print_json, rule_option, simple_table
+from .common import guard, out, print_json
+from .options import preset_with_rules, rule_option
+from .views import simple_table
 
 
 def _summary(p) -> str:
@@ -18,7 +20,7 @@ def _summary(p) -> str:
     bids = f"{p.min_bid}..{p.top_bid}"
     lone = " ".join(b.name for b in p.lone_bids) or "none"
     end = f"to {p.target}" if p.target is not None else f"over {p.hands} hands"
-    return (f"seed {p.seed} · deck {p.deck.name} ({p.tricks} tricks) · strains "
+    return (f"seed {p.rule_text} · deck {p.deck.name} ({p.tricks} tricks) · strains "
             f"{' '.join(s.name for s in p.strains)} · number bids {bids} · lone bids {lone} · "
             f"game {end}")
 

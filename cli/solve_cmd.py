@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from bideuchre.notation import Deal, Position, parse_cards
-from bideuchre.rules import IllegalPlayError, RulesError, Seat, Side, get_deck, parse_seat, parse_strain
+from bideuchre.notation import Deal, Position
+from bideuchre.rules import RulesError, Seat, get_deck, parse_seat
 
-from .common import (DOUBLE_DUMMY, card_text, compass, deal_hands, each_stdin_line, err, guard,
-                     out, preset_with_rules, print_json, refuse_file, rule_option, simple_table,
-                     with_rules)
+from .common import each_stdin_line, guard, out, print_json, refuse_file
+from .options import load_deal, make_position, position_options, preset_with_rules, rule_option
+from .views import (DOUBLE_DUMMY, card_text, compass, deal_hands, rules_text, simple_table,
+                    with_rules)
 
 if TYPE_CHECKING:
     from bideuchre.analysis.lone import LoneTable
@@ -21,8 +22,11 @@ if TYPE_CHECKING:
 # them: registering the command costs no more than its signature (bideuchre --version, --help).
 
 
-def _load_deal(text: str, preset, deck: Optional[str], dealer: Optional[str]) -> Deal:
-    return Deal.from_pbn(text, get_deck(deck) if deck else preset.deck, dealer)
+def register(app: typer.Typer) -> None:
+    """Add the ``solve`` command to the app."""
+    # a one-line summary for the command list (the docstring's line breaks would show there)
+    app.command("solve", short_help="Double-dummy tricks: the table (declarer × strain; "
+                "--alone adds the lone table) or one position (--strain, --lone).")(solve)
 
 
 def table_json(deal: Deal, preset, dealer, alone: bool = False) -> dict:
@@ -43,7 +47,7 @@ def _check_alone(preset) -> None:
     from bideuchre.analysis.lone import lone_bids
 
     if not lone_bids(preset):
-        hint = ("; its lone bids come with --rule lone_exchange=K" if "lone_exchange" in preset.extra
+        hint = ("; its lone bids come with --rule lone_exchange=K" if preset.lone_option
                 else "")
         raise RulesError(f"preset {preset.name!r} has no lone bids (RULES.md §2){hint}; --alone "
                          "needs one of: " + " ".join(n for n, p in _presets() if lone_bids(p)))
@@ -52,65 +56,6 @@ def _check_alone(preset) -> None:
 def _presets():
     from bideuchre.rules import PRESETS
     return PRESETS.items()
-
-
-def position_json(pos: Position, preset=None) -> dict:
-    """JSON of one solved position (issue 2 shape); ``"rules"`` when a table option of
-    ``preset`` differs from the preset's."""
-    from bideuchre.search.solve import solve_position
-
-    tricks = solve_position(pos)
-    obj = {"deal": pos.deal.pbn(), "deck": pos.deal.deck.name, "strain": pos.strain.name,
-           "leader": pos.leader.name, "played": [str(c) for c in pos.played],
-           "tricks": {"NS": tricks[Side.NS], "EW": tricks[Side.EW]}}
-    if pos.lone is not None:
-        obj["lone"] = pos.lone.name
-    return obj if preset is None else with_rules(obj, preset)
-
-
-def _position_options(preset, strain: str, leader: Optional[str], played: str,
-                      lone: Optional[str]) -> tuple:
-    """The checks of one position's options that need no deal, made once (before a line of
-    stdin is read): the strain in the preset, --leader or --lone given, the seats and cards
-    readable.  Returns (strain, lone seat or None, leader or None, played cards)."""
-    from bideuchre.analysis.lone import lone_bids
-
-    st = preset.check_strain(parse_strain(strain))
-    if lone is None and leader is None:
-        raise RulesError("--strain needs --leader (the seat that leads the first trick), or "
-                         "--lone for a lone hand")
-    lone_seat = parse_seat(lone) if lone is not None else None
-    if lone_seat is not None and not lone_bids(preset):
-        raise RulesError(f"preset {preset.name!r} has no lone hands (RULES.md §2); try --preset standard")
-    lead = parse_seat(leader) if leader is not None else None
-    return st, lone_seat, lead, parse_cards(played) if played else []
-
-
-def _make_position(deal: Deal, preset, strain: str, leader: Optional[str], played: str,
-                   lone: Optional[str], dealer: Optional[str] = None) -> Position:
-    """One position.  With ``lone`` the lone seat's partner sits out; the first leader
-    defaults to the preset's rule (the lone player, or in ``standard`` left of the dealer),
-    and a lead falling on the empty seat passes to the next seat (RULES.md §1, §2)."""
-    from bideuchre.analysis.lone import lone_leader
-
-    st, lone_seat, lead, cards = _position_options(preset, strain, leader, played, lone)
-    if lead is not None:
-        if lone_seat is not None and lead == lone_seat.partner:
-            err.print(f"note: {lead.name} sits out (lone {lone_seat.name}): the lead passes to "
-                      f"{Seat((lead + 1) % 4).name}", soft_wrap=True)
-    else:
-        dealer_seat = deal.dealer if dealer is None else parse_seat(dealer)
-        lead = lone_leader(preset, lone_seat, dealer_seat)
-    try:
-        return Position(deal, st, lead, cards, lone=lone_seat)
-    except IllegalPlayError as exc:
-        if leader is not None:
-            raise
-        why = (f"left of dealer {dealer_seat.name}" + (", passing over the empty seat" if
-               Seat((dealer_seat + 1) % 4) == lone_seat.partner else "")
-               if preset.first_lead == "left_of_dealer" else "the lone player")
-        raise IllegalPlayError(f"{exc} (first leader {lead.name}: {why}, preset {preset.name}; "
-                               "set --leader or --dealer)") from None
 
 
 def _exchange_text(r, order: str):
@@ -162,14 +107,6 @@ def show_lone_table(lt: "LoneTable", preset) -> None:
                   if order != "none" else "lone tricks; ✓ every trick", style="dim", highlight=False)
 
 
-def rules_text(preset) -> str:
-    """``preset standard`` and the table options that differ from it: ``preset standard
-    (stick=true, min_bid=4)``."""
-    changed = preset.changed_options()
-    opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
-    return f"preset {preset.name}" + (f" ({opts})" if opts else "")
-
-
 def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
     from bideuchre.analysis.lone import lone_table
     from bideuchre.search.solve import dd_table
@@ -196,7 +133,17 @@ def show_table(deal: Deal, preset, dealer, alone: bool = False) -> None:
     out.print(DOUBLE_DUMMY, style="dim", highlight=False)
 
 
+def solved_position_json(pos: Position, preset) -> dict:
+    """:func:`bideuchre.search.solve.position_json` with ``"rules"`` when a table option of
+    ``preset`` differs from the preset's."""
+    from bideuchre.search.solve import position_json
+
+    return with_rules(position_json(pos), preset)
+
+
 def show_position(pos: Position) -> None:
+    from bideuchre.search.solve import position_json
+
     obj = position_json(pos)
     out.print(compass([pos.hand(s) for s in Seat], title=pos.deal.pbn(), out_seat=pos.out))
     played = " ".join(obj["played"]) or "none"
@@ -256,23 +203,23 @@ def solve(
                 raise RulesError("--leader, --played and --lone need --strain (one lone position: "
                                  "--strain X --lone SEAT; every seat and strain: --alone)")
         else:
-            _position_options(p, strain, leader, played, lone)
+            position_options(p, strain, leader, played, lone)
         if deal != "-":
             refuse_file(deal, "solve")
-            d = _load_deal(deal, p, deck, dealer)
+            d = load_deal(deal, p, deck, dealer)
             if strain is None:
                 print_json(table_json(d, p, dealer, alone)) if json_out else show_table(d, p, dealer, alone)
             else:
-                pos = _make_position(d, p, strain, leader, played, lone, dealer)
-                print_json(position_json(pos, p)) if json_out else show_position(pos)
+                pos = make_position(d, p, strain, leader, played, lone, dealer)
+                print_json(solved_position_json(pos, p)) if json_out else show_position(pos)
             return
     # one deal a line on stdin: one result a line; a bad line is reported and skipped
     def one(lineno: int, text: str) -> None:
-        d = _load_deal(text, p, deck, dealer)
+        d = load_deal(text, p, deck, dealer)
         if strain is None:
             obj = table_json(d, p, dealer, alone)
         else:
-            obj = position_json(_make_position(d, p, strain, leader, played, lone, dealer), p)
+            obj = solved_position_json(make_position(d, p, strain, leader, played, lone, dealer), p)
         if json_out:
             print_json(obj)
         elif strain is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -149,7 +150,7 @@ def test_double48_option_matches_brute_force(i):
     double48 deals of 5 cards a hand, k = 1 or 2."""
     rng = random.Random(f"double48-{i}")
     k = 1 + i % 2
-    preset = get_preset("double48").with_options(extra={"lone_exchange": k})
+    preset = get_preset("double48").with_options(lone_exchange=k)
     assert [b.name for b in lone_bids(preset)] == [f"lone-{k}"]
     deal = random_deal(rng, "double48", cards=5)
     seat = Seat(rng.randrange(4))
@@ -258,9 +259,8 @@ def test_presets_without_lone_bids_and_bad_input():
     tiny = random_deal(random.Random(1), "double32", cards=1)
     with pytest.raises(RulesError, match="exchanges 2 cards, but the hands hold 1"):
         lone_results(tiny, "double32", "N", "S")
-    bad = get_preset("double48").with_options(extra={"lone_exchange": -1})
     with pytest.raises(RulesError, match="lone_exchange"):
-        lone_bids(bad)
+        replace(get_preset("double48"), lone_exchange=-1)
 
 
 def test_exchange_orders():

@@ -11,7 +11,7 @@ exchanges"):
   seven (the card received included, which amounts to no exchange);
 - ``double32`` **two-card** / **one-card**: the bidder lays down 2 (1) cards of the hand as
   dealt, the partner sends 2 (1); the laid-down cards are out of play;
-- ``double48`` option (``preset.extra["lone_exchange"] = k``, bid name ``lone-k``): a blind
+- ``double48`` option (``--rule lone_exchange=k``, bid name ``lone-k``): a blind
   exchange of k cards each way.
 
 Under double-dummy analysis every hand is open, so the bidder and partner co-ordinate: the
@@ -30,7 +30,7 @@ Decisions where RULES.md is silent:
   blind).  :class:`~bideuchre.rules.LoneBid` has no field for this, so :func:`exchange_order`
   reads it from the preset: a bid of a preset whose strain is named *after* the auction and
   whose exchange is not blind is give-first (``standard``), every other is discard-first.
-- **The ``double48`` option.**  Off by default (``extra["lone_exchange"] is None``).  Set to
+- **The ``double48`` option.**  Off by default (``Preset.lone_exchange`` None).  Set to
   an int k ≥ 0 it adds one lone bid, named ``lone-k``, worth ±(2 × tricks) (RULES.md §2
   "lone hand value"), with a blind exchange of k cards each way; under double-dummy analysis
   blind and open exchanges have the same value, the best over all exchanges.
@@ -132,24 +132,11 @@ class LoneTable:
 # Rules of lone bids
 
 def lone_bids(preset: Preset | str) -> tuple[LoneBid, ...]:
-    """The lone bids of a preset, low → high (RULES.md §2 "lone bids").
-
-    ``preset.lone_bids``, plus, for the ``double48`` option (``preset.extra["lone_exchange"]``
-    set to an int k ≥ 0), one bid ``lone-k`` with a blind exchange of k cards each way worth
-    2 × tricks (or ``extra["lone_value"]``; ``Preset.with_options(lone_exchange=k)`` puts the
-    bid in ``preset.lone_bids`` itself).  Raises RulesError for a negative or non-integer k.
-    """
-    preset = get_preset(preset)
-    bids = tuple(preset.lone_bids)
-    k = (preset.extra or {}).get("lone_exchange")
-    if k is not None:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0 or k > preset.tricks:
-            raise RulesError(f"lone_exchange option {k!r} must be a number of cards 0..{preset.tricks}")
-        name = f"lone-{k}"
-        if all(b.name != name for b in bids):
-            value = (preset.extra or {}).get("lone_value") or 2 * preset.tricks
-            bids += (LoneBid(name, give=k, discard=k, value=value, blind=True),)
-    return bids
+    """The lone bids of a preset (a Preset or its name), low → high (RULES.md §2 "lone bids"):
+    :attr:`Preset.lone_bids <bideuchre.rules.Preset>`, which for the ``double48`` option
+    (``with_options(lone_exchange=k)``) ends with the bid ``lone-k``, a blind exchange of k cards
+    each way worth 2 × tricks or ``lone_value``.  Raises RulesError for an unknown preset name."""
+    return get_preset(preset).lone_bids
 
 
 def exchange_order(preset: Preset | str, bid: LoneBid) -> str:

@@ -93,7 +93,7 @@ def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: 
     preset's own deck (:func:`bideuchre.analysis.par.par` solves the auction of the preset,
     whose bids and lone values belong to its deck: RULES.md §2; any other deck raises there)."""
     if alone:
-        if not preset.lone_bids and not preset.extra.get("lone_exchange"):
+        if not preset.lone_bids:
             raise BatchError(f"--alone: preset {preset.name!r} has no lone bids")
         _optional("bideuchre.analysis.lone", "lone_table", "--alone")
     if par:

@@ -18,8 +18,8 @@ from ..rules import (
     parse_seat, rank_order,
 )
 
-__all__ = ["solve_position", "dd_table", "DDTable", "get_solver", "tt_bits_for", "exact_above_for",
-           "first_leader"]
+__all__ = ["solve_position", "position_json", "dd_table", "DDTable", "get_solver", "tt_bits_for",
+           "exact_above_for", "first_leader"]
 
 # The core's card layout, from the rules (RULES.md §1): effective suit slot * 8 + order.
 _search.set_layout([[int(effective_suit(c, s)) * 8 + rank_order(c, s) for c in range(24)]
@@ -99,6 +99,20 @@ def solve_position(position: Position) -> dict[Side, int]:
     return {Side.NS: position.tricks_won[Side.NS] + ns,
             Side.EW: position.tricks_won[Side.EW] + left - ns}
 
+
+def position_json(position: Position) -> dict:
+    """JSON of one solved position, the shape ``solve --strain --json`` prints:
+    ``{"deal": ..., "deck": "single24", "strain": "H", "leader": "E", "played": ["SA", ...],
+    "tricks": {"NS": n, "EW": m}}`` (tricks over the whole hand, :func:`solve_position`),
+    with ``"lone": "N"`` for a lone position.  Raises ArgumentError when ``position`` is not a
+    :class:`Position`."""
+    tricks = solve_position(position)
+    obj = {"deal": position.deal.pbn(), "deck": position.deal.deck.name, "strain": position.strain.name,
+           "leader": position.leader.name, "played": [str(c) for c in position.played],
+           "tricks": {"NS": tricks[Side.NS], "EW": tricks[Side.EW]}}
+    if position.lone is not None:
+        obj["lone"] = position.lone.name
+    return obj
 
 def first_leader(preset: Preset, declarer: int, dealer: int) -> Seat:
     """The leader of the first trick under a preset's rule (RULES.md §2 "first lead"):
