@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import Any
 
-from .common import clear_sigterm, on_sigterm, sigterm_received
+from .common import arm, clear_sigterm, on_alarm, on_sigint, on_sigterm, sigterm_received, unraisable
 
 __all__ = ["main", "app", "sigterm_received"]
 
@@ -154,15 +154,24 @@ def main(argv: list[str] | None = None) -> None:
     """
     code: Any = 0
     clear_sigterm()
-    previous = None
+    previous: dict = {}
+    hook = sys.unraisablehook
     try:
         try:
-            previous = signal.signal(signal.SIGTERM, on_sigterm)
-        except (ValueError, OSError):     # not the main thread (an embedding caller)
-            pass
-        _standard_streams()
-        code = _run(argv)
-        sys.stdout.flush()
+            try:
+                for sig, handler in ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint),
+                                     (getattr(signal, "SIGALRM", None), on_alarm)):
+                    if sig is not None:
+                        previous[sig] = signal.signal(sig, handler)
+            except (ValueError, OSError):     # not the main thread (an embedding caller)
+                pass
+            sys.unraisablehook = unraisable(hook)
+            arm(True)
+            _standard_streams()
+            code = _run(argv)
+            sys.stdout.flush()
+        finally:
+            arm(False)      # from here a signal is only recorded (reported below)
     except SystemExit as exc:      # rich's own broken-pipe exit, a library's sys.exit
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
@@ -180,25 +189,46 @@ def main(argv: list[str] | None = None) -> None:
         _say(f"error: internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
              " (set BIDEUCHRE_TRACEBACK=1 to see where)")
         code = 1
+    if hasattr(signal, "setitimer") and previous:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     if getattr(sys.stdout, "reader_gone", False):
         code = 0
     if code == 130 and sigterm_received():
         code = 143
+    if code == 0 and sigterm_received():    # it came as the command finished: its output is whole
+        _say("error: terminated (SIGTERM) as the command finished; its output is complete")
+        code = 143
     if code != 0 and argv is None:
         _drop_output()      # buffered output that cannot be written must not fail at exit
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)     # main() called in process (tests)
+    sys.unraisablehook = hook
+    if argv is not None:        # main() called in process (tests): the caller's handlers back
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     sys.exit(code)
 
 
 def _run(argv: list[str] | None) -> Any:
     """Build the app and run it; Click's usage errors become one line and exit 2."""
     command = _command()
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):      # a shell cannot pass one; an in-process caller can
+        if isinstance(arg, str) and "\0" in arg:
+            shown = repr(arg if len(arg) <= 60 else arg[:59] + "…")
+            _say(f"error: argument {i + 1} {shown} contains a NUL character (\\0): no option, "
+                 "value or file name can")
+            return 2
     try:
-        code = command.main(args=argv, prog_name="bideuchre", standalone_mode=False)
+        # make_context and invoke, as Click's main does, without Typer's main around them:
+        # it turns a KeyboardInterrupt into a silent exit 130 (no line; 143 for SIGTERM)
+        with command.make_context("bideuchre", args) as ctx:
+            code = command.invoke(ctx)
+    except EOFError:
+        raise KeyboardInterrupt from None
     except Exception as exc:  # Click's exceptions (Typer may vendor its own Click): duck-typed
         if type(exc).__name__ == "Abort":
             raise KeyboardInterrupt from None
+        if type(exc).__name__ == "Exit" and hasattr(exc, "exit_code"):
+            return exc.exit_code
         if isinstance(exc, OSError):
             raise
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
@@ -268,8 +298,12 @@ _METAVARS = {"deal": "DEAL", "hand": "HAND", "record_file": "FILE", "input": "FI
 
 def _plain_metavars(command) -> None:
     """Help without type names: a flag shows none (Typer would print ``<bool>``), an option
-    that takes text a word for what it takes (``SEAT``, ``FILE``; Typer: ``<str>``).  Applied to
-    the whole command tree once, here, so every command (present and future) follows it."""
+    that takes text a word for what it takes (``SEAT``, ``FILE``; Typer: ``<str>``), and the
+    help text in paragraphs (a docstring's line breaks would break the lines mid-sentence).
+    Applied to the whole command tree once, here, so every command (present and future)
+    follows it."""
+    if command.help:
+        command.help = _paragraphs(command.help)
     for param in command.params:
         if getattr(param, "is_flag", False):
             param.metavar = ""
@@ -291,6 +325,13 @@ def _plain_metavars(command) -> None:
     command.get_help_option = get_help_option
     for sub in getattr(command, "commands", {}).values():
         _plain_metavars(sub)
+
+
+def _paragraphs(text: str) -> str:
+    """``text`` (a docstring) with each paragraph on one line, paragraphs apart by a blank line:
+    the help wraps them to the terminal itself."""
+    import inspect
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n") if p.strip())
 
 
 def _plain_text_type(base):

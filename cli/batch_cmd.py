@@ -217,17 +217,14 @@ class _Study:
 
 
 def _expression(text: str, deck, what: str, want: str):
-    """Parse a --where/--by expression; a mistake is shown with a caret under its column."""
-    from rich.markup import escape
-
+    """Parse a --where/--by expression; a mistake is one line naming its column and quoting
+    the place."""
     from bideuchre.analysis.conditions import ConditionError, parse_condition
 
     try:
         return parse_condition(text, deck, what=what, want=want)
     except ConditionError as exc:
-        e = fail(exc.headline)
-        err.print(escape(exc.caret()), highlight=False, soft_wrap=True)
-        raise e from None
+        raise fail(str(exc)) from None
 
 
 def _study_options(deck, where, by, declarer, plot, generate, max_tries) -> _Study:
@@ -381,7 +378,9 @@ def batch(
             except KeyboardInterrupt:
                 if output is None:
                     raise
-                raise fail(f"interrupted: {counted(writer.written, 'deal')} of this run saved in {output}; "
+                from .common import sigterm_received
+                what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+                raise fail(f"{what}: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None
         obj = with_rules(summary.to_json(), p)
         if seed is not None:

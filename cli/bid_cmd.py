@@ -5,12 +5,13 @@ Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice` (is
 
 from __future__ import annotations
 
+import math
 from typing import List, Optional
 
 import typer
 
 from bideuchre.analysis.auction import format_action
-from bideuchre.notation import Deal
+from bideuchre.notation import Deal, counted
 from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, parse_strain
 
 from .common import BadInput, clip, each_stdin_line, err, guard, out, print_json, refuse_file
@@ -113,7 +114,7 @@ def bid_cmd(
     score: Optional[str] = typer.Option(None, "--score", help="Game score 'US-THEM' before this hand (with --target or the preset's)."),
     target: Optional[int] = typer.Option(None, "--target", min=1, help="Game target (default: the preset's)."),
     record: Optional[str] = typer.Option(None, "--record", help="Hand-record file (ours or Trickster .ptn) with one known hand."),
-    index: int = typer.Option(1, "--index", help="Record number in --record (1-based)."),
+    index: Optional[int] = typer.Option(None, "--index", help="Record number in --record (1-based; default 1)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
@@ -193,10 +194,12 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     from bideuchre.textio import checked_lines
 
     own_call = None
+    if index is not None and record is None:
+        raise RulesError(f"--index {index} goes with --record FILE (the record number in it)")
     if record is not None:
         if hand is not None:
             raise RulesError("give either a HAND or --record, not both")
-        cards, st, dl, preset_name, prefix, own_call = _from_record(record, index, preset)
+        cards, st, dl, preset_name, prefix, own_call = _from_record(record, 1 if index is None else index, preset)
         seat_v, dealer_v = parse_seat(seat) if seat else st, parse_seat(dealer) if dealer else dl
         if seat_v != st:
             raise RulesError(f"--seat {seat_v.name} is not the record's known hand ({st.name})")
@@ -208,7 +211,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         if seat is None or dealer is None:
             raise RulesError("--seat and --dealer are needed with a HAND")
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
-    p = preset_with_rules(preset_name, rule, deck)
+    p = preset_with_rules(preset_name, rule, deck, target=target)
     check_seed(seed, "--seed")      # named as the option (the library says "seed")
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
@@ -255,10 +258,20 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             obj["record_call"] = own_call
         print_json(obj)
         return
-    _show_advice(adv, own_call)
+    _show_advice(adv, own_call, None if deals is None else source_name(deals))
 
 
 _BARS = " ▁▂▃▄▅▆▇█"
+
+
+def _ev_text(r) -> str:
+    """An action's EV: ``+1.50``, or a range ``-5.40…-2.90`` where it was not counted exactly
+    (one value when both ends round alike)."""
+    lo = f"{r.ev:+.2f}"
+    if r.exact or r.ev_max is None:
+        return lo
+    hi = f"{r.ev_max:+.2f}"
+    return lo if hi == lo else f"{lo}…{hi}"
 
 
 def _symbol(strain: Optional[str]) -> str:
@@ -304,7 +317,8 @@ def _stop_text(adv) -> str:
     return ""
 
 
-def _show_advice(adv, own_call: Optional[str]) -> None:
+def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None) -> None:
+    """The advice as text; ``deals_from`` names the --deals file the deals came from."""
     from bideuchre.analysis.advice import action_label
     from bideuchre.analysis.advice.results import small
     from bideuchre.notation import format_hand
@@ -353,8 +367,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         act.add_column("P(win)", justify="right", no_wrap=True)
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
-        ev = f"{r.ev:+.2f}" if r.exact else f"{r.ev:+.2f}…{r.ev_max:+.2f}"
-        row = [r.action + mark, _symbol(r.strain), ev, f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
+        row = [r.action + mark, _symbol(r.strain), _ev_text(r), f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
                "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
         if with_win:
             row.append(f"{r.p_win:.3f}")
@@ -368,6 +381,9 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
     if adv.close:
         out.print(f"[bold yellow]{adv.close_text()}[/bold yellow]{_stop_text(adv)}")
+    elif adv.runner_up is not None and not math.isfinite(adv.difference_se):
+        out.print(f"ahead of {action_label(adv.runner_up)} by {small(adv.difference)} on the one "
+                  f"deal rated (one deal gives no standard error){_stop_text(adv)}")
     elif adv.runner_up is not None:
         out.print(f"ahead of {action_label(adv.runner_up)} by {small(adv.difference)} ± "
                   f"{small(adv.difference_se)} per hand{_stop_text(adv)}")
@@ -387,5 +403,9 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         out.print(f"the record's call: {own_call}")
     for note in adv.notes:
         out.print(f"[dim]note: {note}[/dim]")
-    out.print("sampled: random deals of the unseen cards, each bid and played double dummy "
-              "(every hand visible)", style="dim", highlight=False)
+    if deals_from is not None:
+        what = f"given: the {counted(adv.samples, 'full deal')} of {deals_from}"
+    else:
+        what = "sampled: random deals of the unseen cards"
+    out.print(f"{what}, each bid and played double dummy (every hand visible)", style="dim",
+              highlight=False)

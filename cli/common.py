@@ -34,6 +34,7 @@ SCHEMA = 1
 # Signal state: SIGTERM reads like a Ctrl-C, with exit code 143 instead of 130
 
 _SIGTERM = False            # set by on_sigterm
+_ARMED = False              # while a command runs: an interrupt may be raised as KeyboardInterrupt
 
 
 def sigterm_received() -> bool:
@@ -47,12 +48,77 @@ def clear_sigterm() -> None:
     _SIGTERM = False
 
 
+def arm(on: bool) -> None:
+    """Whether an interrupt is raised (while the command runs) or only recorded (after it)."""
+    global _ARMED
+    _ARMED = on
+
+
 def on_sigterm(signum, frame) -> None:
     """The SIGTERM handler: the command ends the way Ctrl-C ends it (each command then says
     what was lost, a batch what it saved); the exit code is 143."""
     global _SIGTERM
     _SIGTERM = True
+    _interrupt(frame)
+
+
+def on_sigint(signum, frame) -> None:
+    """The Ctrl-C handler: KeyboardInterrupt, where it is safe to raise (:func:`_interrupt`)."""
+    _interrupt(frame)
+
+
+def on_alarm(signum, frame) -> None:
+    """An interrupt that waited (:func:`_again`) comes now."""
+    _interrupt(frame)
+
+
+def _interrupt(frame) -> None:
+    """Raise KeyboardInterrupt where the command runs -- through a SIGINT handler that holds it,
+    if one is installed (a batch writing a chunk), so SIGTERM is held there too.  Not while a
+    module is being imported (an exception inside an extension module's initialisation is
+    "ImportError: initialization failed" and can abort the interpreter as it exits; inside
+    the import system's lock cleanup it is lost): then it comes again 5 ms later, until the
+    import is done.  Once the command is over it is only recorded (main reports it)."""
+    import signal
+    if not _ARMED:
+        return
+    if _importing(frame):
+        _again(0.005)
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler not in (signal.default_int_handler, on_sigint):
+        handler(signal.SIGINT, frame)
+        return
     raise KeyboardInterrupt
+
+
+def _importing(frame) -> bool:
+    """Whether ``frame`` runs inside the import system (a module being imported)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _again(seconds: float) -> None:
+    """The interrupt once more after ``seconds`` (SIGALRM; where there is no timer: lost)."""
+    import signal
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def unraisable(hook):
+    """A ``sys.unraisablehook`` for the run: a KeyboardInterrupt (Ctrl-C or SIGTERM) that
+    landed where Python cannot propagate it -- a ``__del__``, a weakref callback -- is not
+    printed as "Exception ignored" and lost, but raised again 1 ms later, where it can
+    propagate; anything else goes to ``hook``."""
+    def hook_for_the_run(info) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt) and _ARMED:
+            _again(0.001)
+            return
+        hook(info)
+    return hook_for_the_run
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,18 +30,27 @@ def rule_option():
     return typer.Option([], "--rule", metavar="KEY=VALUE", help=RULE_HELP)
 
 
-def preset_with_rules(preset, rules: Iterable[str] = (), deck: str | None = None):
+def preset_with_rules(preset, rules: Iterable[str] = (), deck: str | None = None, **options):
     """The preset (a name or a Preset) with the ``--rule`` options applied; ``deck`` (a
-    command's ``--deck``) is read as ``--rule deck=...``.  Raises RulesError (a malformed item, a bad
-    key or value, naming the allowed values) or BadInput (``--deck`` and ``--rule deck``
-    disagree)."""
+    command's ``--deck``) is read as ``--rule deck=...``.  ``options``: a command's own options
+    that name a table option too (bid's ``target=``, which the command applies itself): one
+    that a --rule also sets must agree with it.  Raises RulesError (a malformed item, a bad
+    key or value, naming the allowed values) or BadInput (an option and a --rule that
+    disagree: ``--deck`` and ``--rule deck``, ``--target`` and ``--rule target``)."""
     p = get_preset(preset)
     changes = parse_rules(rules)
+    for key, value in (("deck", deck), *options.items()):
+        if value is not None and key in changes and \
+                _option_value(p, key, changes[key]) != _option_value(p, key, value):
+            raise BadInput(f"--{key} {value} and --rule {key}={changes[key]} disagree")
     if deck is not None:
-        if "deck" in changes and changes["deck"].lower() != deck.strip().lower():
-            raise BadInput(f"--deck {deck} and --rule deck={changes['deck']} disagree")
         changes["deck"] = deck
     return p.with_options(**changes) if changes else p
+
+
+def _option_value(preset, key: str, value):
+    """The value table option ``key`` takes when set to ``value`` (text or not)."""
+    return {o.key: o.value for o in preset.with_options(**{key: value}).table_options()}[key]
 
 
 # ---------------------------------------------------------------------------------------------

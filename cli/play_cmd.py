@@ -46,9 +46,9 @@ def play_command(
     played: str = typer.Option("", "--played", help="Every card played so far, in order from the first lead: 'SA SK ...' (may stop mid-trick)."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (its partner sits out)."),
     known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (repeatable)."),
-    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (default 1000 single24, 500 double32, 200 double40, 100 double48)."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (default 1000 single24, 500 double32, 200 double40, 100 double48; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
-    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default 20,000: bideuchre.analysis.play.DEFAULT_EXACT_LIMIT)."),
+    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default 20,000: bideuchre.analysis.play.DEFAULT_EXACT_LIMIT; at most as --samples)."),
     objective: str = typer.Option("score", "--objective", help="What the recommendation maximises: tricks, make (our side's chance) or score (expected hand result)."),
     workers: int = typer.Option(1, "--workers", "-j", min=1, help="Worker threads."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
@@ -88,6 +88,7 @@ def show_play(adv: PlayAdvice) -> None:
     if v.lone is not None:
         bits.append(f"lone {v.lone.name}")
     bits.append(f"preset {adv.preset.name}")
+    bits += [f"known {s.name}: {format_hand(cs)}" for s, cs in v.known.items()]    # as bid's
     out.print(" · ".join(bits), soft_wrap=True)
     info = f"trick {v.won[Side.NS] + v.won[Side.EW] + 1} · won NS {v.won[Side.NS]} EW {v.won[Side.EW]}"
     if v.trick:

@@ -186,7 +186,7 @@ class Preset:
                         "first three pass: the dealer must bid"),
             TableOption("min_bid", self.min_bid, f"1..{top}", "lowest number bid (tricks)"),
             TableOption("penalty", "bid" if self.set_penalty is None else self.set_penalty,
-                        "bid, or points 0..999999999", "a set side loses the bid, or this"),
+                        "bid, or points 0..999999999", "a set side loses its bid, or that many points"),
         ]
         if self.target is not None:
             opts.append(TableOption("target", self.target, "points 1..999999999", "score that wins the game"))

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .textio import checked_lines
+from .textio import check_path, checked_lines
 from .notation import Deal, Position, counted, format_hand, parse_card, parse_hand, split_deal
 from .rules import (
     PRESETS, ArgumentError, Card, DeckForm, IllegalPlayError, NotationError, Seat, Strain,
@@ -400,7 +400,8 @@ def format_records(records) -> str:
 
 def write_records(path: str | Path, records) -> None:
     """Write records in our format to ``path`` (UTF-8).  Raises OSError naming ``path`` (a
-    full disk too)."""
+    full disk too), ArgumentError for a name with a NUL character."""
+    check_path(path)
     try:
         Path(path).write_text(format_records(records), encoding="utf-8")
     except OSError as exc:

@@ -18,9 +18,9 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
-from .rules import NotationError
+from .rules import ArgumentError, NotationError
 
-__all__ = ["MAX_LINE", "QUOTE", "SKIP_LIMIT", "LineError", "quote", "read_lines", "checked_lines"]
+__all__ = ["MAX_LINE", "QUOTE", "SKIP_LIMIT", "LineError", "quote", "read_lines", "checked_lines", "check_path"]
 
 MAX_LINE = 65536      # bytes in a line, the newline not counted
 QUOTE = 60            # characters of bad input quoted in a message
@@ -51,11 +51,22 @@ class LineError:
         return f"line {self.lineno}: {self.message}"
 
 
+def check_path(path) -> None:
+    """Refuse a file name no system can open: one with a NUL character (ArgumentError, one
+    line; ``open`` says "ValueError: embedded null byte")."""
+    name = os.fspath(path)
+    if ("\0" if isinstance(name, str) else b"\0") in name:
+        shown = name if isinstance(name, str) else name.decode("utf-8", "replace")
+        raise ArgumentError(f"file name {quote(shown)} contains a NUL character (\\0): no file "
+                            "can have that name")
+
+
 def _open(source):
     """(binary or text stream, whether to close it) for a path, ``-`` or an open stream."""
     if isinstance(source, (str, os.PathLike)):
         if str(source) == "-":
             return _open(sys.stdin)
+        check_path(source)
         return open(source, "rb"), True
     if source is None:          # the program was started with stdin closed (<&-)
         raise NotationError("stdin is closed: no input to read")

@@ -105,6 +105,110 @@ def test_bid_target_rule_is_the_default_target():
     assert [a["p_win"] for a in by_rule["actions"]] == [a["p_win"] for a in by_option["actions"]]
 
 
+def test_bid_target_and_rule_target_must_agree():
+    """``--rule target=5 --target 7`` used 7 while the JSON reported both: refused, one line."""
+    common = ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "5", "--score", "3-2"]
+    res = run(*common, "--rule", "target=5", "--target", "7")
+    assert res.exit_code == 2
+    assert [ln for ln in res.output.splitlines() if ln.strip()] == [
+        "error: --target 7 and --rule target=5 disagree"]
+    res = run(*common, "--rule", "target=07", "--target", "7", "--json")        # the same value
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["target"] == 7
+
+
+def _one_deal_file(tmp_path):
+    """A file of one full deal, and East's hand in it."""
+    from bideuchre.notation import Deal, format_hand
+    d = Deal.from_pbn(DEAL)
+    f = tmp_path / "one.txt"
+    f.write_text(d.pbn() + "\n")
+    return f, format_hand(d.hands[1])
+
+
+def test_bid_one_given_deal_has_no_standard_error_and_names_its_file(tmp_path):
+    """One deal: the difference is what it is on that deal, not "too close to call ... ± ?";
+    the footer says the deals came from the file, not "sampled: random deals"."""
+    f, hand = _one_deal_file(tmp_path)
+    res = run("bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f))
+    assert res.exit_code == 0, res.output
+    assert "too close to call" not in res.stdout and "± ?" not in res.stdout
+    assert "on the one deal rated (one deal gives no standard error)" in res.stdout
+    assert "sampled: random deals" not in res.stdout
+    assert f"given: the 1 full deal of {f}, each bid and played double dummy" in " ".join(res.stdout.split())
+    obj = json.loads(run("bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f), "--json").stdout)
+    assert obj["close"] is False and obj["difference_se"] is None and obj["samples"] == 1
+
+
+def test_bid_index_needs_record():
+    res = run("bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--index", "3")
+    assert res.exit_code == 2
+    assert [ln for ln in res.output.splitlines() if ln.strip()] == [
+        "error: --index 3 goes with --record FILE (the record number in it)"]
+
+
+def test_play_echoes_known_cards_as_bid_does():
+    args = ["play", "AK9.K.AQ.", "--seat", "S", "--strain", "H", "--leader", "S", "--known", "W=HA ST"]
+    res = run(*args)
+    assert res.exit_code == 0, res.output
+    assert "known W: T.A.." in res.stdout.splitlines()[0], res.stdout
+    obj = json.loads(run(*args, "--json").stdout)
+    assert obj["known"] == {"W": "T.A.."}
+    bid = json.loads(run("bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "3",
+                         "--known", "W:HA ST", "--json").stdout)
+    assert bid["known"] == obj["known"]                 # the same form as bid's
+
+
+@pytest.mark.parametrize("args", [
+    ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--deals", "a\0b"],
+    ["bid", "--record", "x\0.ptn"],
+    ["replay", "r\0.txt"],
+    ["explain", "--record", "r\0.txt"],
+    ["batch", "in\0.txt", "-o", "out.jsonl"],
+    ["batch", "--generate", "3", "-o", "o\0.jsonl"],
+    ["batch", "--generate", "3", "--plot", "p\0.png"],
+    ["solve", "-", "--strain", "H", "--leader", "E\0"],
+])
+def test_a_nul_in_an_argument_is_one_line(args, capsys):
+    """``open()`` says "ValueError: embedded null byte" (an internal error, exit 1): every
+    command refuses the argument in one line, exit 2."""
+    from bideuchre.cli.app import main
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    err = capsys.readouterr().err
+    assert info.value.code == 2, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "contains a NUL character" in lines[0], err
+
+
+def test_a_nul_in_a_file_name_in_the_api():
+    from bideuchre.records import load_record, read_records, write_records
+    from bideuchre.rules import ArgumentError
+    from bideuchre.textio import checked_lines
+    for call in (lambda: load_record("r\0.txt"), lambda: read_records("r\0.txt"),
+                 lambda: write_records("w\0.txt", []), lambda: list(checked_lines("b\0.txt"))):
+        with pytest.raises(ArgumentError, match="contains a NUL character"):
+            call()
+
+
+def test_help_keeps_sentences_whole():
+    """The docstring's line breaks reached the help ("runner-up by" / "more than 3 ...")."""
+    res = subprocess.run([sys.executable, "-m", "bideuchre.cli.app", "bid", "--help"], capture_output=True,
+                         text=True, env={**__import__("os").environ, "COLUMNS": "200"})
+    text = res.stdout
+    assert "leads the runner-up by more than 3 standard errors of their paired difference" in text, text
+    assert "and rate every legal action by its expected hand result." in text
+
+
+def test_single_value_ev_range_prints_one_value():
+    from types import SimpleNamespace
+
+    from bideuchre.cli.bid_cmd import _ev_text
+    assert _ev_text(SimpleNamespace(ev=-5.04, ev_max=-5.0401, exact=False)) == "-5.04"
+    assert _ev_text(SimpleNamespace(ev=-5.40, ev_max=-2.90, exact=False)) == "-5.40…-2.90"
+    assert _ev_text(SimpleNamespace(ev=1.5, ev_max=None, exact=True)) == "+1.50"
+
+
 def test_rules_command_lists_options():
     res = run("rules", "double48")
     assert res.exit_code == 0
@@ -118,6 +222,9 @@ def test_rules_command_lists_options():
     assert set(everything) == {"standard", "pepper", "double32", "racehorse", "double48"}
     assert everything["double32"]["options"]["hands"] == 10
     assert run("rules", "--rule", "stick=true").exit_code == 2
+    from bideuchre.rules import get_preset
+    penalty = next(o for o in get_preset("standard").table_options() if o.key == "penalty")
+    assert penalty.meaning == "a set side loses its bid, or that many points"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -391,6 +391,34 @@ def test_play_command_bad_input_exit_2():
     assert r.exit_code == 2 and "--known" in r.output
 
 
+def test_samples_and_exact_limit_are_capped_by_deck_form(tmp_path):
+    """--samples 100000000 was a MemoryError and --exact-limit 10**12 enumerated all 17 million
+    consistent deals of an opening lead: each is refused at once (one line, exit 2) above the
+    deck form's cap, in the library and in play and replay --single-dummy."""
+    from bideuchre.analysis.play import check_play_deals, max_play_deals
+    assert [max_play_deals(d) for d in ("single24", "double32", "double40", "double48")] == \
+        [100_000, 40_000, 20_000, 20_000]
+    check_play_deals("single24", 100_000, 100_000)           # the caps themselves are allowed
+    check_play_deals("double48", 20_000, 0)
+    for deck, samples, limit in (("single24", 100_001, 10), ("double32", None, 40_001),
+                                 ("double48", 20_001, 10), ("single24", 0, 10), ("single24", 5, -1)):
+        with pytest.raises(RulesError):
+            check_play_deals(deck, samples, limit)
+    with pytest.raises(RulesError, match=r"--samples 100,000,000: must be 1 to 100,000 on single24"):
+        play_advice("AK9.K.AQ.", "S", "H", "S", samples=100_000_000)
+    with pytest.raises(RulesError, match=r"--exact-limit 1,000,000,000,000: must be 0 to 100,000"):
+        play_advice("AK9.K.AQ.", "S", "H", "S", exact_limit=10**12)
+    for extra in (["--samples", "100000000"], ["--exact-limit", str(10**12)]):
+        r = runner.invoke(_app(), ["play", "AK9.K.AQ.", "--seat", "S", "--strain", "H", "--leader", "S", *extra])
+        assert r.exit_code == 2, r.output
+        assert [ln for ln in r.output.splitlines() if ln.strip()] == [
+            f"error: {extra[0]} {int(extra[1]):,}: must be {0 if 'exact' in extra[0] else 1} to 100,000 "
+            "on single24 (the most deals one single-dummy advice evaluates)"]
+    path = _record_file(tmp_path)
+    r = runner.invoke(_app(), ["replay", path, "--single-dummy", "--samples", "100000000"])
+    assert r.exit_code == 2 and "--samples 100,000,000: must be 1 to 100,000" in r.output, r.output
+
+
 def _record_file(tmp_path) -> str:
     """A complete single24 hand (the first real deal, racehorse, N declares 4 hearts) played
     with random legal cards (so with DD mistakes), in our record format."""

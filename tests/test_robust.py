@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -328,6 +329,80 @@ def test_sigterm_during_bid_says_what_was_lost():
     assert proc.returncode == 143, proc.stderr
     assert one_error_line(proc.stderr) == ("error: terminated (SIGTERM) before the command "
                                            "finished; nothing more was written")
+
+
+def test_sigterm_inside_a_weakref_callback_or_del_is_not_lost():
+    """A signal whose handler runs inside code that Python calls where no exception can
+    propagate (a ``__del__``; the import system's module-lock weakref callback is one) was
+    printed as "Exception ignored ... raise KeyboardInterrupt" and lost: exit 0.  It is raised
+    again a moment later, where it propagates: exit 143, one line."""
+    code = textwrap.dedent(f"""
+        import os, signal, sys
+        class Dying:
+            def __del__(self):
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(1000):       # the handler runs here, inside __del__
+                    pass
+        class Hook:
+            def find_spec(self, name, path=None, target=None):
+                if name == "bideuchre.search.solve":
+                    sys.meta_path.remove(self)
+                    Dying()                 # dropped at once: __del__ runs now
+                return None
+        sys.meta_path.insert(0, Hook())
+        from bideuchre.cli.app import main
+        sys.argv[0] = "bideuchre"
+        main()
+    """)
+    proc = subprocess.run([sys.executable, "-c", code, "solve", D], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert "Exception ignored" not in proc.stderr, proc.stderr
+    assert proc.returncode == 143, (proc.returncode, proc.stderr, proc.stdout)
+    assert one_error_line(proc.stderr).startswith("error: terminated (SIGTERM)")
+
+
+def _console_script() -> str:
+    """The installed ``bideuchre`` console script (the venv's), else ``python -m``."""
+    script = Path(sys.executable).with_name("bideuchre")
+    return str(script) if script.exists() else ""
+
+
+@pytest.mark.parametrize("command", ["solve", "batch"])
+def test_sigterm_at_many_delays_ends_with_143_and_one_line(tmp_path, command):
+    """SIGTERM sent at 24 delays over the run of ``solve`` (a double48 table) and of a batch
+    with Parquet output, --by and --plot: each run ends with exit 143 and exactly the one
+    line, or -- only when the signal came before the Python program started (the kernel's
+    default action: the process had not run a line of bideuchre) -- killed by the signal with
+    nothing on stderr; or, only when the command had finished, exit 0 with its whole output.
+    Never "Exception ignored", a traceback, exit 0 with work missing, or 143 with no line."""
+    from bideuchre.batch import generate_records
+    deal = next(iter(generate_records(1, 3, "double48"))).deal.pbn()
+    base = [_console_script()] if _console_script() else [sys.executable, "-m", "bideuchre.cli.app"]
+    out = tmp_path / "x.parquet"
+    args = (["solve", deal, "-p", "double48"] if command == "solve" else
+            ["batch", "--generate", "400", "--seed", "1", "-o", str(out), "--overwrite",
+             "--by", "trumps(S, H)", "--plot", str(tmp_path / "p.png"), "--jobs", "1"])
+    seen = {}
+    for k in range(24):
+        delay = 0.01 + 0.06 * k
+        proc = subprocess.Popen(base + args, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        running = proc.poll() is None
+        if running:
+            proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=300)
+        what = f"delay {delay:.2f} s: exit {proc.returncode}, stderr {stderr!r}"
+        assert "Exception ignored" not in stderr and "Traceback" not in stderr, what
+        if proc.returncode == 143:
+            assert one_error_line(stderr).startswith("error: terminated (SIGTERM)"), what
+        elif proc.returncode == -signal.SIGTERM:
+            assert stderr == "", what            # before the program ran: nothing could say it
+        else:       # the command was done (before the signal, or as it came)
+            assert proc.returncode == 0 and stderr.count("error:") == 0, what
+            assert not running or stdout or command == "batch", what
+        seen[proc.returncode] = seen.get(proc.returncode, 0) + 1
+    assert seen.get(143, 0) >= 12, seen        # most signals land while the command runs
 
 
 def test_entry_point_is_light():

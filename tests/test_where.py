@@ -55,9 +55,43 @@ def test_parse_errors_name_the_column_with_a_caret(expr, column, words):
     assert exc.column == column, str(exc)
     assert words in exc.message, exc.message
     assert exc.headline.startswith(f"--where at column {column}: ")
-    expr_line, caret_line = str(exc).splitlines()[1:]
+    # one line: the headline, then the expression and what follows the fault, quoted
+    assert "\n" not in str(exc)
+    rest = f"'{expr[column - 1:]}'" if expr[column - 1:] else "the end"
+    assert str(exc) == (f"{exc.headline} (in '{expr}' at {rest})" if column > 1 else
+                        f"{exc.headline} (at '{expr}')")
+    expr_line, caret_line = exc.caret().splitlines()
     assert expr_line == "  " + expr
     assert caret_line == "  " + " " * (column - 1) + "^"
+
+
+@pytest.mark.parametrize("expr, column", [
+    ("trumps(S, H) >= ²", 17),              # a superscript: isdigit() but no number
+    ("trumps(S, H) >= ١", 17),              # Arabic-Indic one: was read as 1
+    ("aces(N) == ３", 12),                  # a fullwidth three
+    ("top(S, H, ２) > 0", 11),
+    ("1٠H", 2),                            # an ASCII 1 then an Arabic-Indic zero
+])
+def test_numbers_are_ascii_digits_only(expr, column):
+    with pytest.raises(ConditionError) as info:
+        parse_condition(expr, what="--where")
+    assert info.value.column == column, str(info.value)
+    assert "ASCII digits 0-9" in info.value.message or "expected" in info.value.message, info.value.message
+
+
+def test_a_tab_keeps_the_caret_under_its_character():
+    with pytest.raises(ConditionError) as info:
+        parse_condition("aces(N)\t= 3")
+    expr_line, caret_line = info.value.caret(indent="").splitlines()
+    assert expr_line[len(caret_line) - 1] == "="
+
+
+def test_a_long_expression_is_quoted_around_its_fault():
+    expr = "aces(N) > 1 and " * 40 + "aces(N) = 1"
+    with pytest.raises(ConditionError) as info:
+        parse_condition(expr)
+    text = str(info.value)
+    assert len(text) < 200 and text.endswith("at '= 1')") and "(in '…(N) > 1 and aces(N) = 1' at" in text
 
 
 @pytest.mark.parametrize("deck, expr, column, words", [
@@ -212,6 +246,36 @@ def test_canonical_form_reads_back():
     deals = deals_of("single24", 100, 3)
     counts = np.array([x.counts() for x in deals])
     assert again.evaluate_counts(counts).tolist() == c.evaluate_counts(counts).tolist()
+
+
+@pytest.mark.parametrize("expr", [
+    "-" * 31 + "0",                                       # canonical -(-(...)) nested 62 deep
+    "-" * 60 + "0",
+    "not " * 59 + "aces(N) > 1",
+    "(" * 59 + "aces(N) > 1" + ")" * 59,
+    "-(" * 30 + "aces(N)" + ")" * 30 + " > 0",
+    "aces(n)>1 and " * 140 + "aces(n)>1",                 # 1,973 characters; longer written out
+])
+def test_every_accepted_expression_reads_back_from_its_canonical_form(expr):
+    deals = deals_of("single24", 50, 5)
+    counts = np.array([x.counts() for x in deals])
+    try:
+        c = parse_condition(expr)
+    except ConditionError as exc:      # refused only for the written-out form's nesting or length
+        assert "when written out in full" in exc.message, exc.message
+        return
+    again = parse_condition(c.canonical())
+    assert again.canonical() == c.canonical()
+    assert again.evaluate_counts(counts).tolist() == c.evaluate_counts(counts).tolist()
+
+
+def test_written_out_limits_refuse_what_would_not_read_back():
+    with pytest.raises(ConditionError, match="nested more than 60 deep when written out"):
+        parse_condition("not " * 60 + "aces(N) > 1")       # 60 deep as typed, 61 written out
+    with pytest.raises(ConditionError, match="longer than 2,000 characters when written out"):
+        parse_condition("aces(n)>1 and " * 140 + "aces(n)>1")
+    assert parse_condition("-" * 31 + "0").canonical() == "-" * 31 + "0"
+    assert parse_condition("not not aces(N) > 1").canonical() == "not not (aces(N) > 1)"
 
 
 def test_evaluate_counts_checks_its_shape():

@@ -44,8 +44,9 @@ number (``--by``) is 0 or 1.  Examples::
     2 <= aces(E) <= 3 and not has(E, SA)
     trumps(S, H) + bowers(S, H)                          -- a number, for --by
 
-Errors are :class:`ConditionError` (a :class:`~bideuchre.rules.BidEuchreError`) naming the
-column of the expression, with the expression and a caret under the place.
+Errors are :class:`ConditionError` (a :class:`~bideuchre.rules.BidEuchreError`): one line
+naming the column of the expression and quoting the place (``in 'bowers(S, H == 2' at '== 2'``).
+Numbers are ASCII digits (``²`` or Arabic-Indic ``١`` are refused, as the README says for bids).
 """
 
 from __future__ import annotations
@@ -65,20 +66,23 @@ __all__ = ["ConditionError", "Condition", "parse_condition", "FUNCTIONS"]
 MAX_LENGTH = 2000     # characters in an expression
 MAX_DEPTH = 60        # nesting of parentheses, calls and operators
 MAX_INT = 1_000_000   # integer literals (all values are card counts: small)
+_SHOWN = 40           # characters of the expression an error quotes around its fault
+_DIGITS = "0123456789"    # ASCII digits only: '²' or Arabic-Indic '١' are no numbers here
 
 
 class ConditionError(BidEuchreError):
     """An expression of the condition language that cannot be read or can never be used:
     bad syntax, an unknown function or name, an argument of the wrong kind, a number where a
     condition is needed.  ``expr`` is the expression, ``pos`` the 0-based offset of the fault
-    (``column`` 1-based); ``str()`` gives the message, then the expression and a caret."""
+    (``column`` 1-based); ``str()`` is one line: the headline, then the place quoted
+    (:meth:`place`); :meth:`caret` gives the two-line form with a ``^`` under the fault."""
 
     def __init__(self, message: str, expr: str, pos: int, what: str = "condition"):
         self.message = message
         self.expr = expr
         self.pos = max(0, min(pos, len(expr)))
         self.what = what
-        super().__init__(f"{what} at column {self.column}: {message}\n{self.caret()}")
+        super().__init__(f"{self.headline} ({self.place()})")
 
     @property
     def column(self) -> int:
@@ -86,12 +90,33 @@ class ConditionError(BidEuchreError):
 
     @property
     def headline(self) -> str:
-        """The first line alone: ``--where at column 9: expected ')' ...``."""
+        """The message without the place: ``--where at column 9: expected ')' ...``."""
         return f"{self.what} at column {self.column}: {self.message}"
 
+    def place(self, width: int = _SHOWN) -> str:
+        """Where the fault is, on one line: ``in 'bowers(S, H == 2' at '== 2'`` (the
+        expression and what follows the fault, each cut to about ``width`` characters around
+        it, quoted so that a tab or other control character shows as an escape)."""
+        before, after = self.expr[:self.pos], self.expr[self.pos:]
+        half = max(8, width // 2)
+        if len(self.expr) <= width:
+            shown, rest = self.expr, after
+        else:
+            shown = (("…" + before[-half:]) if len(before) > half else before) + \
+                ((after[:half] + "…") if len(after) > half else after)
+            rest = after[:half] + ("…" if len(after) > half else "")
+        rest = _quote(rest) if rest else "the end"
+        return f"in {_quote(shown)} at {rest}" if before else f"at {_quote(shown)}"
+
     def caret(self, indent: str = "  ") -> str:
-        """Two lines: the expression and a ``^`` under the fault."""
-        return f"{indent}{self.expr}\n{indent}{' ' * self.pos}^"
+        """Two lines: the expression and a ``^`` under the fault (tabs expanded, so the caret
+        stands under its character)."""
+        return f"{indent}{self.expr.expandtabs()}\n{indent}{' ' * len(self.expr[:self.pos].expandtabs())}^"
+
+
+def _quote(text: str) -> str:
+    """``text`` in quotes on one line: control characters (tab, NUL) as Python escapes."""
+    return repr(text) if not text.isprintable() else f"'{text}'"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,9 +143,9 @@ def _tokens(expr: str, what: str) -> list[_Tok]:
         if ch.isspace():
             i += 1
             continue
-        if ch.isdigit():
+        if ch in _DIGITS:
             j = i
-            while j < n and expr[j].isdigit():
+            while j < n and expr[j] in _DIGITS:
                 j += 1
             if j < n and (expr[j].isalpha() or expr[j] in _SYMBOLS):   # 10H: a card
                 while j < n and (expr[j].isalnum() or expr[j] in _SYMBOLS or expr[j] == "_"):
@@ -143,7 +168,8 @@ def _tokens(expr: str, what: str) -> list[_Tok]:
                 i += len(p)
                 break
         else:
-            hint = _HINTS.get(ch)
+            hint = _HINTS.get(ch) or ("numbers are written with the ASCII digits 0-9"
+                                      if ch.isnumeric() else None)
             raise ConditionError(f"unexpected {ch!r}" + (f": {hint}" if hint else ""), expr, i, what)
     out.append(_Tok("end", "", n))
     return out
@@ -234,7 +260,7 @@ class _Neg(_Node):
         return self.x.calls()
 
     def __str__(self):
-        return f"-{_paren(self.x)}"
+        return f"-{self.x}" if isinstance(self.x, _Neg) else f"-{_paren(self.x)}"     # --x: as read
 
 
 @dataclass
@@ -332,7 +358,7 @@ class _Not(_Node):
         return self.x.calls()
 
     def __str__(self):
-        return f"not {_paren(self.x)}"
+        return f"not {self.x}" if isinstance(self.x, _Not) else f"not {_paren(self.x)}"
 
 
 @dataclass
@@ -372,6 +398,20 @@ def _as_condition(node: _Node) -> _Node:
 
 def _paren(x: _Node) -> str:
     return str(x) if isinstance(x, (_Num, _Call)) else f"({x})"
+
+
+def _written_depth(node: _Node) -> int:
+    """The nesting the parser counts (parentheses, unary '-' and 'not') when it reads
+    ``str(node)``, the canonical form: an expression is refused when this passes MAX_DEPTH,
+    so that every accepted expression's canonical form reads back."""
+    def inner(x: _Node) -> int:          # the depth of x where it stands, parenthesised or not
+        return _written_depth(x) if isinstance(x, (_Num, _Call)) else 1 + _written_depth(x)
+
+    if isinstance(node, (_Neg, _Not)):
+        return 1 + (_written_depth(node.x) if isinstance(node.x, type(node)) else inner(node.x))
+    if isinstance(node, (_Sum, _Compare, _Logic)):
+        return max(inner(x) for x in node.items)
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -724,7 +764,9 @@ class Condition:
 
     def canonical(self) -> str:
         """The expression written back from the tree (fully parenthesised, canonical names):
-        ``(bowers(S, H) == 2) and (trumps(S, H) >= 3)``."""
+        ``(bowers(S, H) == 2) and (trumps(S, H) >= 3)``; a chain of ``-`` or ``not`` stays a
+        chain (``--x``).  It always reads back with :func:`parse_condition` (an expression whose
+        canonical form would nest deeper or run longer than the limits is refused)."""
         return str(self._root)
 
 
@@ -752,5 +794,12 @@ def parse_condition(text: str, deck: DeckForm | str = "single24", *, what: str =
     if want == "condition" and root.type != "bool":
         raise ConditionError(f"needs a condition, but {root} is a number (compare it, like {root} >= 2)",
                              text, root.pos, what)
+    # the canonical form must read back: bound its nesting and length as the input's are
+    if _written_depth(root) > MAX_DEPTH:
+        raise ConditionError(f"nested more than {MAX_DEPTH} deep when written out in full (every "
+                             "comparison and operation in its own parentheses)", text, 0, what)
+    if len(str(root)) > MAX_LENGTH:
+        raise ConditionError(f"longer than {MAX_LENGTH:,} characters when written out in full "
+                             "(every comparison and operation in its own parentheses)", text, 0, what)
     return Condition(text, deck, root)
 

@@ -46,7 +46,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..notation import Deal
+from ..notation import Deal, format_hand
 from ..rules import (
     Card, DeckForm, Preset, RulesError, Seat, Side, get_deck, get_preset, parse_seat,
     parse_strain,
@@ -58,7 +58,7 @@ from .lone import lone_leader
 from .sampler import SeatView
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
-           "DEFAULT_EXACT_LIMIT", "OBJECTIVES", "SDStep", "SDReview", "review_record",
+           "DEFAULT_EXACT_LIMIT", "max_play_deals", "check_play_deals", "OBJECTIVES", "SDStep", "SDReview", "review_record",
            "review_play", "make_bid"]
 
 DEFAULT_EXACT_LIMIT = 20_000
@@ -72,6 +72,32 @@ def default_play_samples(deck: str | DeckForm) -> int:
     double48, whose deals take ~0.1 s each on one core (README "Performance")."""
     n = get_deck(deck).hand
     return 1000 if n <= 6 else 500 if n <= 8 else 200 if n <= 10 else 100
+
+
+def max_play_deals(deck: str | DeckForm) -> int:
+    """The most deals one single-dummy advice evaluates, sampled (``samples``) or every
+    consistent deal (``exact_limit``), by the deck form's hand size: 100,000 for single24 (as
+    ``bid``'s limit), 40,000 for double32, 20,000 for double40 and double48 (the default
+    ``exact_limit``: a deal there takes ~0.1 s on one core).  Memory stays bounded: about
+    0.2 kB a deal (its cards and each choice's tricks)."""
+    n = get_deck(deck).hand
+    return 100_000 if n <= 6 else 40_000 if n <= 8 else DEFAULT_EXACT_LIMIT
+
+
+def check_play_deals(deck: str | DeckForm, samples: int | None, exact_limit: int) -> None:
+    """Refuse ``samples`` (None: the default) outside 1 … :func:`max_play_deals` and
+    ``exact_limit`` outside 0 … that cap, before any work (RulesError, one line naming the
+    option, as the command line spells it)."""
+    deck = get_deck(deck)
+    cap = max_play_deals(deck)
+    for value, what, low in ((samples, "--samples", 1), (exact_limit, "--exact-limit", 0)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise RulesError(f"{what} must be a whole number, got {value!r}")
+        if not low <= value <= cap:
+            raise RulesError(f"{what} {value:,}: must be {low} to {cap:,} on {deck.name} (the most "
+                             "deals one single-dummy advice evaluates)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -160,6 +186,8 @@ class PlayAdvice:
                "won": {"NS": v.won[Side.NS], "EW": v.won[Side.EW]},
                "voids": {s.name: "".join("SHDC"[u] for u in sorted(v.voids[s]))
                          for s in Seat if v.voids[s]}}
+        if v.known:     # echoed as bid's are
+            obj["known"] = {s.name: format_hand(cs) for s, cs in v.known.items()}
         if self.declarer is not None:
             obj["declarer"] = self.declarer.name
         if self.bid is not None:
@@ -242,10 +270,9 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
         raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
     if bid is None and objective != "tricks":
         objective = "tricks"
+    check_play_deals(view.deck, samples, exact_limit)
     if samples is None:
         samples = default_play_samples(view.deck)
-    if samples < 1:
-        raise RulesError(f"--samples must be at least 1, got {samples}")
     distinct, _ = view.count()
     exact = distinct <= exact_limit
     if exact:
@@ -316,7 +343,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     first lead (may stop mid-trick; it must then be ``seat``'s turn); ``lone``: the lone seat;
     ``known``: ``{seat: cards}`` other seats are known to hold (cards shown); ``samples`` and
     ``seed``: the sampling (default :func:`default_play_samples`); ``exact_limit``: evaluate
-    every consistent deal when there are at most this many; ``objective``: ``"tricks"``,
+    every consistent deal when there are at most this many (each at most
+    :func:`max_play_deals` of the deck form, else RulesError); ``objective``: ``"tricks"``,
     ``"make"`` or ``"score"``; ``workers``: threads (results do not depend on it); ``deck``:
     a deck form other than the preset's (double48's double40 option).
 
@@ -327,6 +355,7 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     p = get_preset(preset)
     if deck is not None and get_deck(deck) != p.deck:
         p = p.on_deck(deck)
+    check_play_deals(p.deck, samples, exact_limit)
     st = p.check_strain(parse_strain(strain))
     lone_seat = None if lone is None else parse_seat(lone)
     if lone_seat is not None and not p.lone_bids:
@@ -411,6 +440,7 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
     p = get_preset(preset)
     if deal.deck != p.deck:
         p = p.on_deck(deal.deck)
+    check_play_deals(deal.deck, samples, exact_limit)      # before the first card, not at it
     if samples is None:
         samples = default_play_samples(deal.deck)
     steps = []

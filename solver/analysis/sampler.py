@@ -71,7 +71,8 @@ class SeatView:
     (``{Seat: set of effective suits}``), ``hidden`` (the seats with unseen cards, the seat out
     last), ``room`` (unseen cards each hidden seat holds), ``pool`` (24 counts of the unseen
     cards), ``base`` (a 4 × 24 uint8 array of the remaining cards already placed: the seat's
-    own and the known ones), ``out`` (the seat out or None).
+    own and the known ones), ``out`` (the seat out or None), ``known`` (``{Seat: sorted
+    Cards}`` as given, played since or not).
 
     Raises NotationError for a hand of the wrong size or a card the deck lacks or holds too
     few of; IllegalPlayError (naming the trick, seat and card) for a card played that the view
@@ -116,6 +117,7 @@ class SeatView:
                                         f"--known) or not in the {self.deck.name} deck")
                 unseen[c] -= 1
             known_left.setdefault(s, []).extend(int(c) for c in cs)
+        self.known = {s: sorted(Card(c) for c in cs) for s, cs in sorted(known_left.items())}
         own = [int(c) for c in self.hand]
         cards = [parse_card(c) if isinstance(c, str) else Card(c) for c in
                  (played.split() if isinstance(played, str) else played)]

@@ -14,6 +14,8 @@ import math
 import os
 from pathlib import Path
 
+from ..notation import counted
+from ..textio import check_path
 from .base import BatchError
 
 PLOT_FORMATS = (".png", ".svg")
@@ -37,6 +39,7 @@ def check_plot(path: str | os.PathLike) -> Path:
     """Check a ``--plot`` target before any work: a ``.png`` or ``.svg`` name in an existing
     directory, not a directory, and matplotlib installed.  Returns the path.  Raises BatchError
     naming what is wrong."""
+    check_path(path)
     p = Path(path)
     if p.suffix.lower() not in PLOT_FORMATS:
         raise BatchError(f"--plot {str(path)!r}: give a .png or .svg file name")
@@ -60,8 +63,24 @@ def _panels(obj: dict) -> list[tuple[str, dict, int]]:
             label = f"{by['feature']}: {'yes' if value else 'no'}"
         else:
             label = f"{by['feature']} = {value}"
-        out.append((f"{label} · {g['deals']:,} deals", g, g["deals"]))
+        out.append((f"{label} · {counted(g['deals'], 'deal')}", g, g["deals"]))
     return out
+
+
+_TITLE_CHARS_PER_INCH = 11      # characters of 11-point text an inch holds, with room to spare
+_TITLE_LINES = 4                # a longer title is cut with an ellipsis
+
+
+def _wrapped(text: str, width: float, lines: int) -> str:
+    """``text`` broken into lines of at most ``width`` characters (at spaces; a word longer
+    than a line is broken), at most ``lines`` of them, the last cut with "…" if need be: the
+    title fits the figure instead of running off its right edge."""
+    import textwrap
+    out = textwrap.wrap(text, max(20, int(width)), break_long_words=True, break_on_hyphens=False)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][:max(1, len(out[-1]) - 1)] + "…"
+    return "\n".join(out)
 
 
 def plot_summary(obj: dict, path: str | os.PathLike, *, title: str | None = None) -> Path:
@@ -69,6 +88,20 @@ def plot_summary(obj: dict, path: str | os.PathLike, *, title: str | None = None
     at 120 dpi or .svg).  Returns the path.  Raises BatchError for a bad path or without
     matplotlib."""
     p = check_plot(path)
+    fig = summary_figure(obj, title=title)
+    tmp = p.with_name(p.name + ".tmp")
+    try:
+        fig.savefig(tmp, format=p.suffix.lower()[1:], dpi=120)
+        os.replace(tmp, p)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return p
+
+
+def summary_figure(obj: dict, *, title: str | None = None):
+    """The matplotlib Figure :func:`plot_summary` saves (one panel per group, the legend below
+    them, the title wrapped to the figure's width)."""
     Figure = _figure_class()
     panels = _panels(obj)
     strains = list(obj["strains"])
@@ -92,22 +125,18 @@ def plot_summary(obj: dict, path: str | os.PathLike, *, title: str | None = None
         ax.grid(axis="y", alpha=0.3)
         if k % ncols == 0:
             ax.set_ylabel("% of rows")
-        if k // ncols == nrows - 1:
+        if k + ncols >= len(panels):       # no panel below: its own x labels (sharex hides them)
             ax.set_xlabel("DD tricks of the declaring side")
+            ax.tick_params(labelbottom=True)
     for k in range(len(panels), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside upper right", ncols=len(strains), fontsize=9)
+    # the legend below the panels: at the top it covered the title
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(strains), fontsize=9)
     seats = obj.get("declarers", ["N", "E", "S", "W"])
     who = "4 declarers" if len(seats) == 4 else ("declarer " if len(seats) == 1 else "declarers ") + " ".join(seats)
     where = f" · where {obj['where']['condition']}" if obj.get("where") else ""
-    fig.suptitle(title or f"DD tricks per strain · preset {obj['preset']} · {who}{where}",
+    text = title or f"DD tricks per strain · preset {obj['preset']} · {who}{where}"
+    fig.suptitle(_wrapped(text, _TITLE_CHARS_PER_INCH * 4.4 * ncols, _TITLE_LINES),
                  fontsize=11, x=0.01, ha="left")
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        fig.savefig(tmp, format=p.suffix.lower()[1:], dpi=120)
-        os.replace(tmp, p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return p
+    return fig

@@ -221,7 +221,7 @@ class Decision:
     when every other action has the recommendation's result on every deal), ``difference``
     and ``se`` (mean and standard error of the paired per-deal difference), ``clear`` (ahead
     by more than ``z`` standard errors, or by the same positive margin on every deal) and
-    ``close`` (within one standard error); ``same``: the indices of the other actions with
+    ``close`` (within one standard error; never on one deal, which has none); ``same``: the indices of the other actions with
     the recommendation's result on every deal (the same choice on these deals)."""
 
     runner: Optional[int]
@@ -257,4 +257,5 @@ def decide(r: Rating, z: float = 3.0) -> Decision:
     m = float(np.mean(d))
     se = float(np.std(d, ddof=1) / math.sqrt(r.S)) if r.S > 1 else math.inf
     clear = m > z * se if se > 0 else (m > 0 and r.S > 1)
-    return Decision(best[1], m, se, clear, m <= se, same)
+    # one deal has no standard error: neither clear nor too close to call, just one deal
+    return Decision(best[1], m, se, clear, math.isfinite(se) and m <= se, same)
