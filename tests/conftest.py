@@ -61,13 +61,13 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def failing_at(solve_chunk, index: int):
-    """``solve_chunk`` that raises RuntimeError("injected worker failure") on chunk ``index``:
+def failing_at(solve_table_chunk, index: int):
+    """``solve_table_chunk`` that raises RuntimeError("injected worker failure") on chunk ``index``:
     a worker failing in the middle of a batch."""
     def failing(task):
         if task.index == index:
             raise RuntimeError("injected worker failure")
-        return solve_chunk(task)
+        return solve_table_chunk(task)
     return failing
 
 

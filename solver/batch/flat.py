@@ -89,7 +89,7 @@ class Layout:
 
     def cells(self, table: np.ndarray, alone: dict | None, par: dict | None) -> list:
         """The result cells of one deal (``result_columns``): ``table`` ``(4, S)``, the lone
-        table JSON and the par JSON (as :func:`bideuchre.batch.solve_chunk` gives them)."""
+        table JSON and the par JSON (as :func:`bideuchre.batch.solve_table_chunk` gives them)."""
         row: list = np.asarray(table).reshape(-1).tolist()
         if self.alone:
             a = alone if isinstance(alone, dict) else {}

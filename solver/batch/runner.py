@@ -13,8 +13,8 @@ from typing import Callable, Iterable, Iterator
 
 from ..rules import DeckForm, Preset, get_deck
 from .base import BatchError
-from .chunks import ChunkTask, _Chunk, _optional, batch_tt_bits, solve_chunk
-from .pool import _Pool, check_run_options, default_jobs
+from .chunks import ChunkTask, RecordChunk, batch_tt_bits, optional_analysis, solve_table_chunk
+from .pool import WorkerPool, check_run_options, default_jobs
 from .readers import BadLine, Record, RecordSource
 from .summary import Summary
 from .writers import Writer
@@ -45,7 +45,7 @@ class BatchReport:
         return self.solved / self.seconds if self.seconds > 0 else 0.0
 
 
-def _made_on(pool: _Pool, source: RecordSource, ahead: int = 2) -> Iterator[Record | BadLine]:
+def _made_on(pool: WorkerPool, source: RecordSource, ahead: int = 2) -> Iterator[Record | BadLine]:
     """The records of ``source`` with its ``work`` (parsing lines, dealing) done on the pool's
     threads, at most ``ahead`` batches in flight; ``take`` (the id checks) on this thread, in
     input order.  The reading thread keeps only reading, the checks and writing."""
@@ -95,13 +95,13 @@ def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: 
     if alone:
         if not preset.lone_bids:
             raise BatchError(f"--alone: preset {preset.name!r} has no lone bids")
-        _optional("bideuchre.analysis.lone", "lone_table", "--alone")
+        optional_analysis("bideuchre.analysis.lone", "lone_table", "--alone")
     if par:
         if deck != preset.deck:
             raise BatchError(f"--par: par solves the auction of preset {preset.name!r}, which deals "
                              f"{preset.deck.name}; these deals are {deck.name} (choose a preset of that "
                              f"deck, or leave out --deck or --par)")
-        _optional("bideuchre.analysis.par", "par", "--par")
+        optional_analysis("bideuchre.analysis.par", "par", "--par")
 
 
 def default_chunk_size(deck: DeckForm | str, executor: str) -> int:
@@ -148,7 +148,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     bits = batch_tt_bits(deck) if tt_bits is None else tt_bits
     report = BatchReport(executor=executor)
     t0 = time.perf_counter()
-    pool = _Pool(executor, jobs, dask, dask_processes)
+    pool = WorkerPool(executor, jobs, dask, dask_processes)
     report.jobs = pool.jobs
     window = 2 * pool.jobs
     pending: deque = deque()
@@ -161,10 +161,10 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
         nonlocal buf, index
         if not buf:
             return
-        chunk = _Chunk(index, buf, deck)
+        chunk = RecordChunk(index, buf, deck)
         task = ChunkTask(index, preset, deck, chunk.counts, chunk.dealers, chunk.totals,
                          chunk.pbns if (alone or par) else None, alone, par, bits)
-        pending.append((chunk, pool.submit(solve_chunk, task)))
+        pending.append((chunk, pool.submit(solve_table_chunk, task)))
         index += 1
         buf = []
 

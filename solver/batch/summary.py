@@ -60,7 +60,7 @@ class Summary:
             alone: Sequence[dict] | None = None, counts: np.ndarray | None = None) -> None:
         """Add ``tables`` ``(n, 4, strains)`` tricks, and per deal a par JSON and a lone-table
         JSON (``{seat: {strain: [{"bid", "tricks", "all", ...}]}}`` or ``{"error": ...}``) if
-        given; ``counts`` ``(n, 4, 24)``, the deals' cards (``_Chunk.counts``), are needed with
+        given; ``counts`` ``(n, 4, 24)``, the deals' cards (``RecordChunk.counts``), are needed with
         ``by``.  Raises ValueError when ``by`` is set and ``counts`` is not given."""
         t3 = np.asarray(tables, dtype=np.int64).reshape(-1, 4, len(self.strains))
         if not len(t3):

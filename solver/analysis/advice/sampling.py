@@ -18,7 +18,7 @@ from ...notation import Deal, counted, format_hand
 from ...rules import NotationError, Preset, RulesError, Seat, check_seed, get_preset
 
 __all__ = ["MAX_SAMPLES", "SamplingPlan", "sampling_plan", "default_samples", "sample_rng",
-           "sample_deals", "deals_for_hand", "Sampler", "check_samples"]
+           "sample_deals", "deals_for_hand", "Sampler", "check_samples", "check_hand"]
 
 #: The most deals one advice rates (``--samples``, given ``--deals``): about 0.5 kB of
 #: per-deal data each, so at most some 50 MB, and hours of searching on the double decks.
@@ -97,7 +97,7 @@ def _deck_counts(preset: Preset) -> np.ndarray:
     return c
 
 
-def _check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
+def check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
     """The cards not yet placed (24 counts); raises NotationError for impossible input."""
     left = _deck_counts(preset)
     n = preset.tricks
@@ -135,7 +135,7 @@ class Sampler:
         known = {Seat(s): list(c) for s, c in (known or {}).items()}
         if seat in known:
             raise NotationError(f"--known names the advised seat {seat.name}; its cards are the hand")
-        left = _check_hand(preset, hand, known)
+        left = check_hand(preset, hand, known)
         self.seed = seed
         self.pool = np.repeat(np.arange(24), left)
         n = preset.tricks
