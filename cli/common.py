@@ -19,7 +19,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from bideuchre.rules import BidEuchreError
+from bideuchre.rules import BidEuchreError, one_line
 
 if TYPE_CHECKING:
     import typer
@@ -132,18 +132,12 @@ class BadInput(BidEuchreError):
     """Bad command-line input that the library does not check itself (a missing file)."""
 
 
-def clip(text: str, limit: int = 240) -> str:
-    """One line of at most ``limit`` characters (long quoted input is cut with an ellipsis)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def fail(message: str, code: int = 2) -> "typer.Exit":
     """Print one line on stderr and return the Exit to raise."""
     import typer
     from rich.markup import escape
 
-    err.print(f"[red]error:[/red] {escape(clip(message))}", markup=True, highlight=False, soft_wrap=True)
+    err.print(f"[red]error:[/red] {escape(one_line(message))}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -245,13 +239,13 @@ def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = N
     when stderr is a terminal and stdin is not (see :func:`stdin_progress`)."""
     from rich.markup import escape
 
-    from bideuchre.textio import LineError, read_lines as capped_lines
+    from bideuchre.textio import BadLine, read_lines as capped_lines
 
     bad = seen = 0
     with guard(), stdin_progress(progress) as advance:
         for lineno, text in capped_lines("-"):
             seen += 1
-            if isinstance(text, LineError):
+            if isinstance(text, BadLine):
                 bad += 1
                 err.print(f"[red]error:[/red] {escape(str(text))}", soft_wrap=True)
                 continue
@@ -259,7 +253,7 @@ def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = N
                 handle(lineno, text)
             except (ValueError, BidEuchreError) as exc:
                 bad += 1
-                err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
+                err.print(f"[red]error:[/red] line {lineno}: {escape(one_line(str(exc)))}", soft_wrap=True)
             advance()
         if not seen:
             raise BadInput(f"{source_name('-')}: no deals (only blank or # lines)")
