@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from conftest import SOURCES, real_deals
-from test_par import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
+from helpers import SOURCES, real_deals
+from oracles import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
 from bideuchre.analysis.advice import advise, default_samples, sample_deals, sampling_plan
 from bideuchre.analysis.auction import parse_bid
 from bideuchre.notation import Deal, format_hand, parse_hand

@@ -25,7 +25,7 @@ from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import NotationError, Seat, get_preset
 from bideuchre.search.solve import dd_table, first_leader
 
-from conftest import ROOT, SOURCES, batch_cli, failing_at, read_jsonl, real_deals
+from helpers import ROOT, SOURCES, batch_cli, failing_at, read_jsonl, real_deals
 
 REAL = SOURCES / "real_deals_single24.txt"
 runner = CliRunner()

@@ -24,7 +24,7 @@ from bideuchre.cli.app import app
 from bideuchre.records import read_records as read_hand_records
 from bideuchre.rules import NotationError, get_preset
 
-from conftest import real_deals
+from helpers import real_deals
 
 runner = CliRunner()
 D = "N:JT.Q.J9.J Q.JT..KQT AK9.K.AQ. .A9.KT.A9"

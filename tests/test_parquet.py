@@ -17,7 +17,7 @@ from bideuchre import batch as B
 from bideuchre.cli.app import app
 from bideuchre.rules import get_preset
 
-from conftest import failing_at, real_deals
+from helpers import failing_at, real_deals
 
 pa = pytest.importorskip("pyarrow")         # the 'parquet' extra (in the test extra too)
 pq = pytest.importorskip("pyarrow.parquet")
