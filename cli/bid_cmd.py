@@ -1,6 +1,6 @@
 """``bideuchre par`` (all four hands known) and ``bideuchre bid`` (advice for one hand).
 
-Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice` (issue 6).
+Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice`.
 """
 
 from __future__ import annotations

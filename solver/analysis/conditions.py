@@ -1,5 +1,5 @@
 """Conditions on hands: a small, safe language for choosing deals and grouping results
-(``bideuchre batch --where`` and ``--by``, issue 16).
+(``bideuchre batch --where`` and ``--by``).
 
 Not Python: a hand-written tokenizer and a recursive-descent parser build a tree of a few node
 kinds, checked for types and ranges when it is parsed, and evaluated with numpy on the card

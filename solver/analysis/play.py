@@ -1,5 +1,5 @@
 """Single-dummy play: what to lead and what to play from one seat's view, and a review that
-tells bad luck from bad play (issue 13).
+tells bad luck from bad play.
 
 :func:`play_advice` answers "what do I play now?" for the player to move, who sees their own
 hand, the cards played and any card shown (:class:`~bideuchre.analysis.sampler.SeatView`).
@@ -67,9 +67,9 @@ _CHUNK = 32
 
 
 def default_play_samples(deck: str | DeckForm) -> int:
-    """Deals :func:`play_advice` samples unless told: 1,000 for single24 (an opening lead in
-    well under a second on one core), 500 for double32, 200 for double40 and 100 for
-    double48, whose deals take ~0.1 s each on one core (README "Performance")."""
+    """Deals :func:`play_advice` samples unless told: 1,000 for single24, 500 for double32, 200
+    for double40 and 100 for double48 -- fewer as a deal's DD solve costs more, so an answer
+    takes about as long on every deck form (the figures: benchmarks/RESULTS.md)."""
     n = get_deck(deck).hand
     return 1000 if n <= 6 else 500 if n <= 8 else 200 if n <= 10 else 100
 

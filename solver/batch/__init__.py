@@ -1,6 +1,6 @@
 """Batch evaluation: the DD table (and optionally the lone table and par) of many deals.
 
-The pipeline (issue 5):
+The pipeline:
 
 - **Input**: :func:`read_records` reads a file or stdin, one deal a line, either PBN-style
   (``N:<hand> <hand> <hand> <hand>``, RULES.md §4) or a JSON object with a ``deal`` key (an

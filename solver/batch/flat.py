@@ -1,4 +1,4 @@
-"""Batch results as flat numbers (issue 16 §2): the columns of the CSV and Parquet outputs and
+"""Batch results as flat numbers: the columns of the CSV and Parquet outputs and
 of :func:`load`'s DataFrame, and the numeric arrays of the npz output.
 
 Columns, per deal (``SEAT`` in N E S W, ``STRAIN`` in the preset's strain order, ``BID`` a lone

@@ -100,7 +100,7 @@ class RecordSource:
     run on a worker thread); ``take(made)`` runs on the caller, batch after batch in input
     order (the checks across lines: repeated ids).  Iterating the source runs both stages in
     order on the caller; :func:`bideuchre.batch.run_batch` runs ``work`` on its worker threads
-    (the main thread then only reads, checks ids and writes: issue 14 item 18)."""
+    (the main thread then only reads, checks ids and writes)."""
 
     def __init__(self, batches: Iterator, work: Callable[[object], list], take: Callable[[list], Iterator]):
         self._batches, self.work, self.take = batches, work, take

@@ -79,8 +79,8 @@ def _interrupts_held():
 def auto_executor(jobs: int, *, alone: bool = False, par: bool = False, dask=None) -> str:
     """The executor ``auto`` picks: ``dask`` when a cluster is given; ``process`` for lone
     tables or par on more than one job (their auction and exchange code is Python that holds
-    the GIL: threads gave 27.4 s against 17.2 s for processes on 10,000 deals, issue 14 item
-    18); else ``thread`` (the DD core releases the GIL; threads need no start-up nor pickling)."""
+    the GIL, so threads would take turns); else ``thread`` (the DD core releases the GIL;
+    threads need no start-up nor pickling)."""
     if dask is not None:
         return "dask"
     return "process" if (alone or par) and jobs > 1 else "thread"
@@ -88,7 +88,7 @@ def auto_executor(jobs: int, *, alone: bool = False, par: bool = False, dask=Non
 
 def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: bool = False) -> None:
     """Raise BatchError, before any work, for an analysis that cannot run on these deals, with
-    the reason: ``alone`` needs lone bids in the preset (or a lone exchange option) and
+    the reason: ``alone`` needs lone bids in the preset (with double48, ``lone_exchange``) and
     ``bideuchre.analysis.lone``; ``par`` needs ``bideuchre.analysis.par`` and deals of the
     preset's own deck (:func:`bideuchre.analysis.par.par` solves the auction of the preset,
     whose bids and lone values belong to its deck: RULES.md §2; any other deck raises there)."""
@@ -106,10 +106,10 @@ def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: 
 
 def default_chunk_size(deck: DeckForm | str, executor: str) -> int:
     """Deals per chunk when none is given: about a second of one core's work or less, so that a
-    short run still spreads over every job -- 250 deals of the single deck, 100 of double32, 25
-    of double40, 10 of double48 (a double48 table takes about 0.15 s); eight times as many on
-    Dask, where a task costs more to send.  Only the speed depends on it (100 double48 deals
-    on 2 threads: 28.7 s wall with chunks of 250, one chunk on one core; 15.0 s with 10)."""
+    short run still spreads over every job (a chunk is one job's work; a run of few large
+    chunks leaves cores idle) -- 250 deals of the single deck, 100 of double32, 25 of double40,
+    10 of double48; eight times as many on Dask, where a task costs more to send.  Only the
+    speed depends on it, never the results."""
     per = {6: 250, 8: 100, 10: 25}.get(get_deck(deck).hand, 10)
     return 8 * per if executor == "dask" else per
 

@@ -23,7 +23,7 @@ class Summary:
     tricks of a hand and the mean over all four rows is half of them; the best seat's mean says
     how much the stronger side takes.  With par results, the par contracts by frequency.
 
-    Study options (issue 16): ``declarers`` keeps only those declarer seats' rows (``("S",)``:
+    Study options: ``declarers`` keeps only those declarer seats' rows (``("S",)``:
     one row a deal, South declaring; the lone results too); ``by`` (a
     :class:`~bideuchre.analysis.conditions.Condition`, a number or a condition taken as 0/1)
     adds a summary per value of that feature of the deal (``groups``: value → Summary), which

@@ -86,8 +86,8 @@ def _side_estimate(own: np.ndarray, me: int, seat: int, n: int) -> np.ndarray:
     leading, from our seat's exact ones ``own`` (``(..., strains)``: our side's tricks with
     our seat leading): ours for our partner, the rest for an opponent.  Only the order of the
     strains and the first guess of :func:`_best_of_strains` read it: with the likeliest best
-    strain first the other strains' "one more?" searches fail at once (7-11 % fewer nodes in
-    advice's DD searches on the double-deck hands of ``bench_bid.py``)."""
+    strain first the other strains' "one more?" searches fail at once (fewer nodes: the
+    figures in benchmarks/RESULTS.md)."""
     return own if seat % 2 == me % 2 else n - own
 
 

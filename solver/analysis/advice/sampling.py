@@ -51,10 +51,10 @@ class SamplingPlan:
 
 
 def sampling_plan(preset: Preset | str) -> SamplingPlan:
-    """The :class:`SamplingPlan` of a preset's deck: single24 (a deal in about 0.5 ms) up to
-    10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of 100 (chunks of 20:
-    a deal takes some 5-10 ms, and the lone filters run over a chunk at once); double40 1,000 in blocks
-    of 40; double48 (seconds a deal) 500 in blocks of 10."""
+    """The :class:`SamplingPlan` of a preset's deck, smaller as a deal costs more to solve:
+    single24 up to 10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of
+    100 (chunks of 20: the lone filters run over a chunk at once); double40 1,000 in blocks of
+    40; double48 500 in blocks of 10."""
     hand = get_preset(preset).deck.hand
     if hand <= 6:
         return SamplingPlan(chunk=100, block=200, min_blocks=1, cap=10_000)
