@@ -11,7 +11,7 @@ import typer
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
 from .common import guard, out, print_json, refuse_file
-from .options import load_deal, make_position, preset_with_rules, rule_option
+from .options import load_deal, make_position, position_option, preset_with_rules, rule_option
 from .views import (DOUBLE_DUMMY, card_text, cards_text, compass, line_trick_text, show_analysis,
                     trick_text, with_rules)
 
@@ -72,18 +72,53 @@ def show_explanation(ex: "Explanation", source: str = "") -> None:
     out.print(DOUBLE_DUMMY, style="dim", highlight=False)
 
 
+def explain_position(p, deal: Optional[str], strain: Optional[str], leader: Optional[str],
+                     played: str, lone: Optional[str], dealer: Optional[str], deck: Optional[str],
+                     record: Optional[str], index: int = 1, trick: Optional[int] = None,
+                     command: str = "explain"):
+    """The position that ``explain``'s options name (``board`` opens the same): a DEAL with
+    ``--strain``, ``--leader`` or ``--lone``, ``--played``; or ``--record FILE --index K``
+    (``--trick T``: before trick T, else after the recorded play).  ``p``: the preset with its
+    table options.  Returns ``(Position, source line or "", HandRecord or None)``.  Raises
+    RulesError for options that do not go together; NotationError / IllegalPlayError for a
+    bad deal, card or record (RULES.md §4).  ``command`` names the command in the message for
+    a DEAL that is a file."""
+    if deck:
+        get_deck(deck)
+    source, rec = "", None
+    if record is not None:
+        if deal is not None or strain or leader or played or lone:
+            raise RulesError("--record gives the deal, strain, first leader and play; give "
+                             "no DEAL, --strain, --leader, --played or --lone with it")
+        from bideuchre.records import load_record
+        rec = load_record(record, index)
+        pos = rec.position_at(trick)
+        where = (f"before trick {trick}" if trick is not None else
+                 f"after the recorded play ({len(pos.played)} cards)")
+        source = f"{rec.source}" + (f" · {rec.event}" if rec.event else "") + f" · {where}"
+    else:
+        if deal is None or strain is None:
+            raise RulesError("give a DEAL and --strain (and --leader or --lone), or --record FILE")
+        if trick is not None:
+            raise RulesError("--trick goes with --record (a DEAL takes --played)")
+        refuse_file(deal, command, stdin=False)
+        d = load_deal(deal, p, deck, dealer)
+        pos = make_position(d, p, strain, leader, played, lone)
+    return pos, source, rec
+
+
 def explain_command(
     deal: Optional[str] = typer.Argument(None, help="Deal 'N:<hand> <hand> <hand> <hand>' (or --record)."),
-    strain: Optional[str] = typer.Option(None, "--strain", "-s", help="Strain: S H D C NT NTL."),
-    leader: Optional[str] = typer.Option(None, "--leader", "-l", help="Seat leading the first trick."),
-    played: str = typer.Option("", "--played", help="Cards played since the first lead, in play order: 'SA SK ...'."),
-    lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (partner sits out)."),
-    preset: str = typer.Option("standard", "--preset", "-p", help="Rules preset: standard pepper double32 racehorse double48."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (default: the seat before the colon)."),
-    deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
-    record: Optional[str] = typer.Option(None, "--record", help="Open a hand record instead (ours or Trickster PTN): its deal, strain and play."),
-    index: int = typer.Option(1, "--index", "-k", help="With --record: which record of the file (1-based)."),
-    trick: Optional[int] = typer.Option(None, "--trick", "-t", help="With --record: the position before this trick (default: after the recorded play)."),
+    strain: Optional[str] = position_option("strain"),
+    leader: Optional[str] = position_option("leader"),
+    played: str = position_option("played"),
+    lone: Optional[str] = position_option("lone"),
+    preset: str = position_option("preset"),
+    dealer: Optional[str] = position_option("dealer"),
+    deck: Optional[str] = position_option("deck"),
+    record: Optional[str] = position_option("record"),
+    index: int = position_option("index"),
+    trick: Optional[int] = position_option("trick"),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
 ) -> None:
@@ -92,27 +127,8 @@ def explain_command(
 
     with guard():
         p = preset_with_rules(preset, rule)
-        if deck:
-            get_deck(deck)
-        source = ""
-        if record is not None:
-            if deal is not None or strain or leader or played or lone:
-                raise RulesError("--record gives the deal, strain, first leader and play; give "
-                                 "no DEAL, --strain, --leader, --played or --lone with it")
-            from bideuchre.records import load_record
-            rec = load_record(record, index)
-            pos = rec.position_at(trick)
-            where = (f"before trick {trick}" if trick is not None else
-                     f"after the recorded play ({len(pos.played)} cards)")
-            source = f"{rec.source}" + (f" · {rec.event}" if rec.event else "") + f" · {where}"
-        else:
-            if deal is None or strain is None:
-                raise RulesError("give a DEAL and --strain (and --leader or --lone), or --record FILE")
-            if trick is not None:
-                raise RulesError("--trick goes with --record (a DEAL takes --played)")
-            refuse_file(deal, "explain", stdin=False)
-            d = load_deal(deal, p, deck, dealer)
-            pos = make_position(d, p, strain, leader, played, lone)
+        pos, source, rec = explain_position(p, deal, strain, leader, played, lone, dealer, deck,
+                                            record, index, trick)
         ex = explain(pos)
         if json_out:
             obj = ex.to_json()

@@ -1,6 +1,7 @@
 """Options the commands share, read the same way everywhere: ``--rule`` (table options),
 the deal and position options of ``solve`` and ``explain`` (:func:`load_deal`,
-:func:`make_position`) and ``--known`` (:func:`parse_known`)."""
+:func:`make_position`; ``explain``'s and ``board``'s declared once, :func:`position_option`)
+and ``--known`` (:func:`parse_known`)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,31 @@ def make_position(deal: Deal, preset, strain: str, leader: Optional[str], played
                if preset.first_lead == "left_of_dealer" else "the lone player")
         raise IllegalPlayError(f"{exc} (first leader {lead.name}: {why}, preset {preset.name}; "
                                "set --leader or --dealer)") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The position options of explain (board takes the same): name -> (default, flags, help)
+
+POSITION_OPTIONS = {
+    "strain": (None, ("--strain", "-s"), "Strain: S H D C NT NTL"),
+    "leader": (None, ("--leader", "-l"), "Seat leading the first trick"),
+    "played": ("", ("--played",), "Cards played since the first lead, in play order: 'SA SK ...'"),
+    "lone": (None, ("--lone",), "Lone seat (partner sits out)"),
+    "preset": ("standard", ("--preset", "-p"), "Rules preset: standard pepper double32 racehorse double48"),
+    "dealer": (None, ("--dealer", "-d"), "Dealer seat (default: the seat before the colon)"),
+    "deck": (None, ("--deck",), "Deck form, overriding the preset's: single24 double32 double40 double48"),
+    "record": (None, ("--record",), "Open a hand record instead (ours or Trickster PTN): its deal, strain and play"),
+    "index": (1, ("--index", "-k"), "With --record: which record of the file (1-based)"),
+    "trick": (None, ("--trick", "-t"), "With --record: the position before this trick (default: after the recorded play)"),
+}
+
+
+def position_option(name: str, more: str = ""):
+    """``explain``'s option ``name`` (:data:`POSITION_OPTIONS`), one line in a command's
+    signature: ``strain: Optional[str] = position_option("strain")``; ``more`` is added to its
+    help (what it means to that command)."""
+    default, flags, text = POSITION_OPTIONS[name]
+    return typer.Option(default, *flags, help=f"{text}{more}.")
 
 
 # ---------------------------------------------------------------------------------------------

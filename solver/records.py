@@ -58,7 +58,7 @@ from .rules import (
     BidEuchreError,
 )
 
-__all__ = ["HandRecord", "read_records", "load_record", "parse_records", "parse_ptn",
+__all__ = ["HandRecord", "read_records", "load_record", "parse_records", "parse_ptn", "parse_text",
            "format_record", "format_records", "write_records"]
 
 
@@ -600,6 +600,15 @@ def _file_blocks(path: str | Path) -> tuple[str, list[_Block], Callable[[_Block,
     text = "\n".join(t for _, t in checked_lines(path, content_only=False))
     blocks = _blocks(text, path)
     return path, blocks, (_ptn if _is_ptn(blocks, path) else _ours)
+
+
+def parse_text(text: str, source: str = "<text>") -> list[HandRecord]:
+    """Records given as text (pasted, uploaded), in our format or PTN, detected as
+    :func:`read_records` detects a file's (``source`` ending ``.ptn``, or PTN tags).  Raises
+    NotationError / IllegalPlayError naming ``source`` and the line."""
+    blocks = _blocks(text, source)
+    parse = _ptn if _is_ptn(blocks, source) else _ours
+    return [parse(b, source) for b in blocks]
 
 
 def load_record(path: str | Path, index: int = 1) -> HandRecord:
