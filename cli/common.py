@@ -162,17 +162,19 @@ def guard(output: str | None = None) -> Iterator[None]:
     except OSError as exc:
         if not exc.filename and output and exc.errno in _WRITE_ERRNOS:
             exc = OSError(exc.errno, exc.strerror or str(exc), output)
-        raise fail(_one_line(exc)) from None
+        raise fail(error_line(exc)) from None
     except (BidEuchreError, UnicodeDecodeError) as exc:
-        raise fail(_one_line(exc)) from None
+        raise fail(error_line(exc)) from None
     except KeyboardInterrupt:
         what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
         raise fail(f"{what} before the command finished; nothing more was written", 130) from None
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
-        raise fail(f"internal error: {type(exc).__name__}: {_one_line(exc)}", 1) from None
+        raise fail(f"internal error: {type(exc).__name__}: {error_line(exc)}", 1) from None
 
 
-def _one_line(exc: BaseException) -> str:
+def error_line(exc: BaseException) -> str:
+    """An exception as one line: an OSError names its file (``path: No such file``), any other
+    error is its message with runs of whitespace as one space."""
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
     if isinstance(exc, OSError) and exc.strerror:
@@ -180,15 +182,15 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-def _finite(obj):
+def finite_json(obj):
     """``obj`` with every NaN or infinite float as null: the output stays valid JSON (RFC 8259
     has no NaN or Infinity; ``json.dumps`` would write them)."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
+        return {k: finite_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_finite(v) for v in obj]
+        return [finite_json(v) for v in obj]
     return obj
 
 
@@ -196,7 +198,7 @@ def print_json(obj) -> None:
     """One JSON document on stdout (plain, no markup), with the schema version."""
     if isinstance(obj, dict) and "schema" not in obj:
         obj = {"schema": SCHEMA, **obj}
-    sys.stdout.write(json.dumps(_finite(obj), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(finite_json(obj), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 
