@@ -81,7 +81,7 @@ def worker(args) -> None:
 def burst_scaling(file, preset, deals=1000, rounds=15) -> tuple[float, float]:
     """The solver alone, in short interleaved bursts: the fastest (wall, CPU) seconds for
     ``deals`` deals with one thread pinned to one core, and with two threads (chunks of 125
-    deals through :func:`bideuchre.batch.solve_chunk`).  Short runs catch the moments when the other programs leave a core
+    deals through :func:`bideuchre.batch.solve_table_chunk`).  Short runs catch the moments when the other programs leave a core
     free; the pipeline figures above need a quiet machine for a full 10-30 s run."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -103,7 +103,7 @@ def burst_scaling(file, preset, deals=1000, rounds=15) -> tuple[float, float]:
             os.sched_setaffinity(0, set(cpus[:jobs]))
             with ThreadPoolExecutor(jobs) as ex:
                 c0, t0 = time.process_time(), time.perf_counter()
-                list(ex.map(B.solve_chunk, chunks))
+                list(ex.map(B.solve_table_chunk, chunks))
                 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             best[jobs] = min(best[jobs], (wall, cpu))
     os.sched_setaffinity(0, set(cpus))

@@ -27,7 +27,7 @@ window.  A deal not settled needs the exact counts, so this bounds what yes/no s
 save while keeping every result.
 
 Before and after (``--before REF``, a git commit of this repository): the per-deal work of an
-advice (:func:`~bideuchre.analysis.advice.deal_data.solve_chunk`, everything a deal costs
+advice (:func:`~bideuchre.analysis.advice.deal_data.solve_advice_chunk`, everything a deal costs
 but the rating) of the code at REF and of the working tree, on the same K deals, interleaved
 group by group on one thread (each in its own chunk size), with the CPU time a deal (medians
 over the groups and totals) and a check that both give the same data for every deal.  The
@@ -158,7 +158,7 @@ def before_after(preset, hand, k, ref) -> None:
             solver = mod._solver(p)
             solver.reset_nodes()
             c0 = time.process_time()
-            chunks = [mod.solve_chunk(plan, x, counts[x:min(b, x + chunk)]) for x in range(a, b, chunk)]
+            chunks = [(getattr(mod, "solve_advice_chunk", None) or mod.solve_chunk)(plan, x, counts[x:min(b, x + chunk)]) for x in range(a, b, chunk)]
             cpu[name].append((time.process_time() - c0) / (b - a))
             nodes[name] += solver.nodes
             got[name] = chunks
@@ -272,7 +272,7 @@ class IntervalModel:
 def settle(preset, hand, k) -> None:
     """Print the share of deals settled with the other seats' DD tricks in windows."""
     from types import SimpleNamespace
-    from bideuchre.analysis.advice.deal_data import DealData, solve_chunk
+    from bideuchre.analysis.advice.deal_data import DealData, solve_advice_chunk
     from bideuchre.analysis.advice.model import AuctionModel
     from bideuchre.analysis.advice.rating import rate
     p = get_preset(preset)
@@ -281,7 +281,7 @@ def settle(preset, hand, k) -> None:
     me = int(Seat.E)
     plan = DealPlan.make(p, auc, me, cards)
     data = DealData(plan, k)
-    data.append(solve_chunk(plan, 0, sample_deals(p, Seat.E, cards, {}, k, seed=77)))
+    data.append(solve_advice_chunk(plan, 0, sample_deals(p, Seat.E, cards, {}, k, seed=77)))
     rate(data, auc, True)                       # exact lone counts where the rating reads them
     n, S = data.n, data.S
     index = len(auc.actions)

@@ -28,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bideuchre.analysis.lone import _searcher, lone_table  # noqa: E402
+from bideuchre.analysis.lone import lone_searcher, lone_table  # noqa: E402
+from bideuchre.search.solve import tt_bits_for  # noqa: E402
 from bideuchre.notation import Deal  # noqa: E402
 from bideuchre.rules import DECKS  # noqa: E402
 
@@ -44,7 +45,7 @@ def random_deal(rng: random.Random, deck: str) -> Deal:
 
 
 def measure(deals: list[Deal], preset: str) -> dict:
-    s = _searcher(deals[0])
+    s = lone_searcher(tt_bits_for(deals[0].deck))
     lone_table(deals[0], preset)  # warm up (imports, allocation)
     s0 = (s.searches, s.exact, s.classes)
     cpu, wall = [], []

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 try:                                # the tests' random deals and positions (pytest: the test extra)
-    from conftest import random_deal, random_position  # noqa: E402
+    from helpers import random_deal, random_position  # noqa: E402
 except ModuleNotFoundError as e:
     sys.exit(f"check_exact.py needs the test extra (pip install -e '.[test]'): {e}")
 from bideuchre.notation import Position  # noqa: E402
@@ -132,7 +132,7 @@ def count_nodes(deck: str, which: list[int]) -> int:
     from bench_solve import random_deals
     if deck == "single24":          # the real deals (a sharper check than random ones)
         from bideuchre.notation import Deal
-        from conftest import real_deals
+        from helpers import real_deals
         deals = [Deal.from_pbn(t) for t in real_deals(max(which) + 1)]
     else:
         deals = random_deals(deck, max(which) + 1, int(deck[-2:]))

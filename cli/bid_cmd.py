@@ -1,6 +1,6 @@
 """``bideuchre par`` (all four hands known) and ``bideuchre bid`` (advice for one hand).
 
-Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice` (issue 6).
+Thin over :mod:`bideuchre.analysis.par` and :mod:`bideuchre.analysis.advice`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import typer
 
 from bideuchre.analysis.auction import format_action
 from bideuchre.notation import Deal, counted
-from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, parse_strain
+from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, parse_strain, shown
 
-from .common import BadInput, clip, each_stdin_line, err, guard, out, print_json, refuse_file
+from .common import BadInput, each_stdin_line, err, guard, out, print_json, refuse_file
 from .options import parse_known, preset_with_rules, rule_option
 from .views import compass, deal_hands, rules_text, simple_table, with_rules
 
@@ -142,7 +142,7 @@ def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
     # ASCII digits, at most 9 a score (Python refuses to convert more than 4,300 digits)
     m = re.fullmatch(r"\s*(-?[0-9]{1,9})\s*[-:/,]\s*(-?[0-9]{1,9})\s*", text)
     if not m:
-        raise RulesError(f"cannot read --score {clip(text, 40)!r}: expected US-THEM, like 24-18 "
+        raise RulesError(f"cannot read --score {shown(text, 42)}: expected US-THEM, like 24-18 "
                          "(at most 9 digits a score)")
     return int(m.group(1)), int(m.group(2))
 
@@ -177,10 +177,10 @@ def _refuse_not_a_hand(text: str) -> None:
         raise BadInput(f"HAND {text!r} is a file; bid takes one hand (like 'AJ.KQ..JT'), full "
                        "deals with --deals FILE or a hand record with --record FILE")
     if ":" in text and len(text.split(":", 1)[1].split()) == 1:
-        raise BadInput(f"HAND {clip(text, 40)!r}: give the hand without its seat "
+        raise BadInput(f"HAND {shown(text, 42)}: give the hand without its seat "
                        "(like 'AJ.KQ..JT'); --seat says whose it is")
     if ":" in text or (text.count(".") > 3 and len(text.split()) > 1):
-        raise BadInput(f"HAND {clip(text, 40)!r} is a deal; bid takes one hand (like 'AJ.KQ..JT') "
+        raise BadInput(f"HAND {shown(text, 42)} is a deal; bid takes one hand (like 'AJ.KQ..JT') "
                        "with --seat, or full deals, one a line, with --deals FILE")
 
 

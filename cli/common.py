@@ -19,7 +19,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from bideuchre.rules import BidEuchreError
+from bideuchre.rules import BidEuchreError, one_line
 
 if TYPE_CHECKING:
     import typer
@@ -198,18 +198,12 @@ class BadInput(BidEuchreError):
     """Bad command-line input that the library does not check itself (a missing file)."""
 
 
-def clip(text: str, limit: int = 240) -> str:
-    """One line of at most ``limit`` characters (long quoted input is cut with an ellipsis)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def fail(message: str, code: int = 2) -> "typer.Exit":
     """Print one line on stderr and return the Exit to raise."""
     import typer
     from rich.markup import escape
 
-    err.print(f"[red]error:[/red] {escape(clip(message))}", markup=True, highlight=False, soft_wrap=True)
+    err.print(f"[red]error:[/red] {escape(one_line(message))}", markup=True, highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -234,17 +228,19 @@ def guard(output: str | None = None) -> Iterator[None]:
     except OSError as exc:
         if not exc.filename and output and exc.errno in _WRITE_ERRNOS:
             exc = OSError(exc.errno, exc.strerror or str(exc), output)
-        raise fail(_one_line(exc)) from None
+        raise fail(error_line(exc)) from None
     except (BidEuchreError, UnicodeDecodeError) as exc:
-        raise fail(_one_line(exc)) from None
+        raise fail(error_line(exc)) from None
     except KeyboardInterrupt:
         what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
         raise fail(f"{what} before the command finished; nothing more was written", 130) from None
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
-        raise fail(f"internal error: {type(exc).__name__}: {_one_line(exc)}", 1) from None
+        raise fail(f"internal error: {type(exc).__name__}: {error_line(exc)}", 1) from None
 
 
-def _one_line(exc: BaseException) -> str:
+def error_line(exc: BaseException) -> str:
+    """An exception as one line: an OSError names its file (``path: No such file``), any other
+    error is its message with runs of whitespace as one space."""
     if isinstance(exc, OSError) and exc.filename:
         return f"{exc.filename}: {exc.strerror or exc}"
     if isinstance(exc, OSError) and exc.strerror:
@@ -252,15 +248,15 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-def _finite(obj):
+def finite_json(obj):
     """``obj`` with every NaN or infinite float as null: the output stays valid JSON (RFC 8259
     has no NaN or Infinity; ``json.dumps`` would write them)."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
+        return {k: finite_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_finite(v) for v in obj]
+        return [finite_json(v) for v in obj]
     return obj
 
 
@@ -268,7 +264,7 @@ def print_json(obj) -> None:
     """One JSON document on stdout (plain, no markup), with the schema version."""
     if isinstance(obj, dict) and "schema" not in obj:
         obj = {"schema": SCHEMA, **obj}
-    sys.stdout.write(json.dumps(_finite(obj), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(finite_json(obj), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 
@@ -311,13 +307,13 @@ def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = N
     when stderr is a terminal and stdin is not (see :func:`stdin_progress`)."""
     from rich.markup import escape
 
-    from bideuchre.textio import LineError, read_lines as capped_lines
+    from bideuchre.textio import BadLine, read_lines as capped_lines
 
     bad = seen = 0
     with guard(), stdin_progress(progress) as advance:
         for lineno, text in capped_lines("-"):
             seen += 1
-            if isinstance(text, LineError):
+            if isinstance(text, BadLine):
                 bad += 1
                 err.print(f"[red]error:[/red] {escape(str(text))}", soft_wrap=True)
                 continue
@@ -325,7 +321,7 @@ def each_stdin_line(handle: Callable[[int, str], None], progress: str | None = N
                 handle(lineno, text)
             except (ValueError, BidEuchreError) as exc:
                 bad += 1
-                err.print(f"[red]error:[/red] line {lineno}: {escape(clip(str(exc)))}", soft_wrap=True)
+                err.print(f"[red]error:[/red] line {lineno}: {escape(one_line(str(exc)))}", soft_wrap=True)
             advance()
         if not seen:
             raise BadInput(f"{source_name('-')}: no deals (only blank or # lines)")

@@ -1,6 +1,6 @@
 """``bideuchre play`` (single-dummy advice for the player to move, from one seat's view) and the
 single-dummy part of ``bideuchre replay --single-dummy``.  Thin over
-:mod:`bideuchre.analysis.play` (issue 13)."""
+:mod:`bideuchre.analysis.play`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .views import card_text, cards_text, show_analysis, simple_table, trick_tex
 if TYPE_CHECKING:       # NumPy, the core and rich load when a command runs (start-up stays light)
     from bideuchre.analysis.play import PlayAdvice, SDReview
 
-# The difference between the two judgements, in one plain sentence (issue 13, §2).
+# The difference between the two judgements, in one plain sentence.
 SD_SENTENCE = ("Double dummy judges a card with every hand in view; single dummy judges it by "
                "what its player could see, so a card that lost tricks only because of where the "
                "unseen cards lay was unlucky, and one that gave up tricks on average over every "

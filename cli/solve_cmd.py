@@ -30,10 +30,10 @@ def register(app: typer.Typer) -> None:
 
 
 def table_json(deal: Deal, preset, dealer, alone: bool = False) -> dict:
-    """JSON of the DD table (issue 2 shape); with ``alone``, the lone table under ``"alone"``
-    (issue 3 shape: ``{"N": {"H": [{"bid": "12", "tricks": 6, "all": true, "give": ["HJ"],
-    "discard": ["C9"]}, ...], ...}, ...}``); ``"rules"`` when a table option differs from the
-    preset's."""
+    """JSON of the DD table (:meth:`~bideuchre.search.solve.DDTable.to_json`); with ``alone``,
+    the lone table under ``"alone"`` (:meth:`~bideuchre.analysis.lone.LoneTable.to_json`:
+    ``{"N": {"H": [{"bid": "12", "tricks": 6, "all": true, "give": ["HJ"], "discard": ["C9"]},
+    ...], ...}, ...}``); ``"rules"`` when a table option differs from the preset's."""
     from bideuchre.analysis.lone import lone_table
     from bideuchre.search.solve import dd_table
 

@@ -123,6 +123,7 @@ def compass(hands: list, title: str = "", dealer: Seat | None = None,
 
 
 def deal_hands(deal: Deal) -> list:
+    """The deal's four hands as lists of cards, N E S W (what :func:`compass` draws)."""
     return [list(h) for h in deal.hands]
 
 

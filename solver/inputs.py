@@ -1,4 +1,5 @@
-"""Reading and quoting input for messages: :func:`shown` (a bad value quoted, cut short),
+"""Reading and quoting input for messages: :func:`shown` (a bad value quoted, cut short: the
+one quoting helper), :func:`one_line` (a message on one short line),
 :func:`whole_number`, :func:`check_seed` (the one rule for random seeds) and :func:`read_int`
 (a whole number written in digits, for tags and options)."""
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from .errors import ArgumentError, NotationError
 
-__all__ = ["shown", "whole_number", "check_seed", "read_int"]
+__all__ = ["shown", "one_line", "whole_number", "check_seed", "read_int"]
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -22,6 +23,14 @@ def shown(value: Any, limit: int = 60) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a value whose repr fails is still named by its type
         text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def one_line(message: str, limit: int = 240) -> str:
+    """A message on one line (runs of whitespace, newlines included, become one space) of at
+    most ``limit`` characters (``…`` at the cut): an error that quotes a long input stays one
+    short line."""
+    text = " ".join(str(message).split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

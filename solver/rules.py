@@ -17,12 +17,12 @@ from .cards import (CARD_RE, DECKS, RANK_CHARS, SUIT_CHARS, Card, DeckForm, Rank
                     Suit, as_card, effective_suit, get_deck, legal_cards, next_active, parse_seat,
                     parse_strain, rank_order, trick_winner)
 from .errors import ArgumentError, BidEuchreError, IllegalPlayError, NotationError, RulesError
-from .inputs import check_seed, read_int, shown, whole_number
+from .inputs import check_seed, one_line, read_int, shown, whole_number
 from .presets import PRESETS, LoneBid, Preset, TableOption, format_rules, get_preset, parse_rules
 
 __all__ = [
     "BidEuchreError", "NotationError", "IllegalPlayError", "RulesError", "ArgumentError",
-    "as_card", "read_int", "shown", "check_seed", "whole_number",
+    "as_card", "read_int", "shown", "one_line", "check_seed", "whole_number",
     "Seat", "Side", "Suit", "Rank", "Card", "Strain", "DeckForm", "DECKS",
     "SUIT_CHARS", "RANK_CHARS", "CARD_RE",
     "LoneBid", "Preset", "PRESETS", "TableOption", "get_preset", "parse_rules", "format_rules",

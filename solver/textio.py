@@ -18,9 +18,10 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
-from .rules import ArgumentError, NotationError
+from .errors import ArgumentError, NotationError
+from .inputs import shown
 
-__all__ = ["MAX_LINE", "QUOTE", "SKIP_LIMIT", "LineError", "quote", "read_lines", "checked_lines", "check_path"]
+__all__ = ["MAX_LINE", "QUOTE", "SKIP_LIMIT", "BadLine", "read_lines", "checked_lines", "check_path"]
 
 MAX_LINE = 65536      # bytes in a line, the newline not counted
 QUOTE = 60            # characters of bad input quoted in a message
@@ -28,20 +29,12 @@ SKIP_LIMIT = 1 << 26  # bytes of one long line read and dropped before reading s
 _BLOCK = 65536        # bytes read at a time while dropping the rest of a long line
 
 
-def quote(text: str, limit: int = QUOTE) -> str:
-    """``text`` as a Python-style quoted string of at most about ``limit`` characters, cut with
-    an ellipsis (``'N:AJ.KQ…'``): bad input is quoted cut short, never in full."""
-    text = str(text)
-    r = repr(text[:limit])
-    if len(r) > limit + 2:              # escapes (\x00) make the quote longer than the text
-        return r[:limit + 1] + "…"
-    return r + "…" if len(text) > limit else r
-
-
 @dataclass
-class LineError:
-    """A line that could not be read as text: its 1-based number, what is wrong (one line, the
-    start of the text quoted), and that start (at most :data:`QUOTE` characters)."""
+class BadLine:
+    """A bad input line: its 1-based number, what is wrong (one line, the start of the text
+    quoted), and that start (at most :data:`QUOTE` characters: bad input is kept cut short).
+    :func:`read_lines` gives one for a line that cannot be read as text, the batch reader
+    (:mod:`bideuchre.batch.readers`) for a line that is no deal."""
 
     lineno: int
     message: str
@@ -56,8 +49,8 @@ def check_path(path) -> None:
     line; ``open`` says "ValueError: embedded null byte")."""
     name = os.fspath(path)
     if ("\0" if isinstance(name, str) else b"\0") in name:
-        shown = name if isinstance(name, str) else name.decode("utf-8", "replace")
-        raise ArgumentError(f"file name {quote(shown)} contains a NUL character (\\0): no file "
+        text = name if isinstance(name, str) else name.decode("utf-8", "replace")
+        raise ArgumentError(f"file name {shown(text)} contains a NUL character (\\0): no file "
                             "can have that name")
 
 
@@ -74,14 +67,14 @@ def _open(source):
 
 
 def read_lines(source, *, limit: int = MAX_LINE, content_only: bool = True,
-               skip: int = SKIP_LIMIT) -> Iterator[tuple[int, str | LineError]]:
+               skip: int = SKIP_LIMIT) -> Iterator[tuple[int, str | BadLine]]:
     """``(line number, text)`` of each line of a path, ``-`` (stdin) or an open stream (binary,
     or text: then ``limit`` counts characters), the text stripped of surrounding white space.
 
     ``content_only`` skips blank lines and comment lines (starting with ``#``).  A line over
-    ``limit`` bytes or not UTF-8 comes as ``(line number, LineError)``; reading goes on after
+    ``limit`` bytes or not UTF-8 comes as ``(line number, BadLine)``; reading goes on after
     it; a line still going after ``skip`` bytes (:data:`SKIP_LIMIT`, 64 MiB: ``/dev/zero``) ends
-    the reading there, with a LineError saying so.  At most ``limit`` bytes (plus a block of
+    the reading there, with a BadLine saying so.  At most ``limit`` bytes (plus a block of
     64 KiB) are held at a time.  Raises NotationError for a closed stdin, OSError for a file
     that cannot be opened or read."""
     fh, close = _open(source)
@@ -109,18 +102,18 @@ def read_lines(source, *, limit: int = MAX_LINE, content_only: bool = True,
                 if not ended:
                     what = (f"more than {limit:,} {unit}" if skip <= limit else
                             f"more than {skip:,} {unit} (at most {limit:,}); reading stopped here")
-                    yield lineno, LineError(lineno, f"line too long: {what}: {quote(start)}", start[:QUOTE])
+                    yield lineno, BadLine(lineno, f"line too long: {what}: {shown(start, QUOTE)}", start[:QUOTE])
                     return
-                yield lineno, LineError(lineno, f"line too long: {size:,} {unit} (at most "
-                                                f"{limit:,}): {quote(start)}", start[:QUOTE])
+                yield lineno, BadLine(lineno, f"line too long: {size:,} {unit} (at most "
+                                                f"{limit:,}): {shown(start, QUOTE)}", start[:QUOTE])
                 continue
             if binary:
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     start = raw.decode("utf-8", "replace").strip()
-                    yield lineno, LineError(lineno, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
-                                                    f"column {exc.start + 1}): {quote(start)}",
+                    yield lineno, BadLine(lineno, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at "
+                                                    f"column {exc.start + 1}): {shown(start, QUOTE)}",
                                             start[:QUOTE])
                     continue
             else:
@@ -132,7 +125,7 @@ def read_lines(source, *, limit: int = MAX_LINE, content_only: bool = True,
                 continue
             yield lineno, text
     except UnicodeDecodeError as exc:      # a text stream that decodes by itself
-        yield lineno + 1, LineError(lineno + 1, f"not UTF-8 text ({exc.reason}); reading stopped here")
+        yield lineno + 1, BadLine(lineno + 1, f"not UTF-8 text ({exc.reason}); reading stopped here")
     finally:
         if close:
             fh.close()
@@ -145,6 +138,6 @@ def checked_lines(source, name: str | None = None, *, limit: int = MAX_LINE,
     if name is None:
         name = "stdin" if str(source) == "-" else str(source)
     for lineno, text in read_lines(source, limit=limit, content_only=content_only, skip=0):
-        if isinstance(text, LineError):
+        if isinstance(text, BadLine):
             raise NotationError(f"{name}: {text}")
         yield lineno, text

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from conftest import SOURCES, real_deals
-from test_par import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
+from helpers import SOURCES, real_deals
+from oracles import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
 from bideuchre.analysis.advice import advise, default_samples, sample_deals, sampling_plan
 from bideuchre.analysis.auction import parse_bid
 from bideuchre.notation import Deal, format_hand, parse_hand
@@ -359,12 +359,12 @@ def test_double_deck_lone_filter_is_sound():
     """Where the double-deck filter rules a lone bid out, the lone search agrees (it never
     rules out a bid that takes every trick), and it does rule out most moonshots."""
     from bideuchre.analysis.advice.deal_data import lone_possible_bid, suit_tops
-    from bideuchre.analysis.lone import _bid_values, _searcher_bits, lone_bids, lone_leader
+    from bideuchre.analysis.lone import bid_values, lone_bids, lone_leader, lone_searcher
     from bideuchre.search.solve import tt_bits_for
 
     preset = PRESETS["double32"]
     counts = sample_deals(preset, Seat.E, parse_hand("SA SK HA HA DK CA CA CK"), samples=60, seed=6)
-    searcher = _searcher_bits(tt_bits_for(preset.deck))
+    searcher = lone_searcher(tt_bits_for(preset.deck))
     ruled_out = checked = 0
     for seat in range(4):
         leader = lone_leader(preset, seat, Seat.N)
@@ -373,7 +373,7 @@ def test_double_deck_lone_filter_is_sound():
             for lb in lone_bids(preset):
                 ok = lone_possible_bid(counts, preset, seat, int(st), lb, int(leader), tops)
                 for i in np.flatnonzero(~ok)[:6]:
-                    made = _bid_values(searcher, counts[i], preset, [lb], Seat(seat), st, leader, True)[0]
+                    made = bid_values(searcher, counts[i], preset, [lb], Seat(seat), st, leader, True)[0]
                     assert not made, (seat, st, lb.name, i)
                     checked += 1
                 ruled_out += int((~ok).sum())

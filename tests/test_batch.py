@@ -25,7 +25,7 @@ from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import NotationError, Seat, get_preset
 from bideuchre.search.solve import dd_table, first_leader
 
-from conftest import ROOT, SOURCES, batch_cli, failing_at, read_jsonl, real_deals
+from helpers import ROOT, SOURCES, batch_cli, failing_at, read_jsonl, real_deals
 
 REAL = SOURCES / "real_deals_single24.txt"
 runner = CliRunner()
@@ -226,11 +226,11 @@ def test_killed_run_resumes_to_the_full_set(tmp_path, sig):
 def test_injected_failure_then_resume(tmp_path, monkeypatch, fmt):
     src = write_lines(tmp_path / "in.txt", real_deals(90))
     out = tmp_path / f"out.{fmt}"
-    real = B.solve_chunk
-    monkeypatch.setattr(B.runner, "solve_chunk", failing_at(real, 3))
+    real = B.solve_table_chunk
+    monkeypatch.setattr(B.runner, "solve_table_chunk", failing_at(real, 3))
     with pytest.raises(RuntimeError, match="injected"):
         lib_run(out, B.read_records(src, "single24"), fmt=fmt, jobs=2, chunk_size=10)
-    monkeypatch.setattr(B.runner, "solve_chunk", real)
+    monkeypatch.setattr(B.runner, "solve_table_chunk", real)
     # without --resume an existing output is refused, never clobbered
     r = run_cli(str(src), "-p", "racehorse", "-o", str(out), "--no-summary")
     assert r.exit_code == 2 and "--resume" in r.output

@@ -16,7 +16,7 @@ from bideuchre import batch as B
 from bideuchre.cli.app import app
 from bideuchre.rules import Card, Seat
 
-from conftest import real_deals
+from helpers import real_deals
 
 pd = pytest.importorskip("pandas")      # the 'study' extra (in the test extra too)
 runner = CliRunner()

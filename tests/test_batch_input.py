@@ -24,7 +24,7 @@ from bideuchre.cli.app import app
 from bideuchre.records import read_records as read_hand_records
 from bideuchre.rules import NotationError, get_preset
 
-from conftest import real_deals
+from helpers import real_deals
 
 runner = CliRunner()
 D = "N:JT.Q.J9.J Q.JT..KQT AK9.K.AQ. .A9.KT.A9"
@@ -123,10 +123,10 @@ def test_line_reader_caps_lines_and_quotes_them_short():
     assert [n for n, _ in got] == [1, 4, 5, 6, 7]
     assert got[0][1] == "N:first" and got[2][1] == "second" and got[4][1] == "last"
     e = got[1][1]
-    assert isinstance(e, textio.LineError) and e.lineno == 4
+    assert isinstance(e, textio.BadLine) and e.lineno == 4
     assert e.message.startswith(f"line too long: {len(long):,} bytes (at most {textio.MAX_LINE:,}): 'xxx")
     assert len(e.message) < 150 and len(e.text) == textio.QUOTE
-    assert isinstance(got[3][1], textio.LineError) and "not UTF-8 text (byte 0xff at column 1)" in got[3][1].message
+    assert isinstance(got[3][1], textio.BadLine) and "not UTF-8 text (byte 0xff at column 1)" in got[3][1].message
 
 
 def test_an_endless_line_stops_the_reading_with_memory_bounded():

@@ -31,7 +31,7 @@ from bideuchre.rules import Card, Seat, Side  # noqa: E402
 from bideuchre.search.reference import reference_card_values  # noqa: E402
 from bideuchre.search.solve import dd_table  # noqa: E402
 
-from conftest import ROOT, SOURCES, random_deal, real_deals  # noqa: E402
+from helpers import ROOT, SOURCES, random_deal, real_deals  # noqa: E402
 
 PTN = SOURCES / "trickster" / "basic_play.ptn"
 

@@ -34,7 +34,7 @@ from bideuchre.notation import Deal, Position  # noqa: E402
 from bideuchre.records import HandRecord, format_record  # noqa: E402
 from bideuchre.rules import Seat  # noqa: E402
 
-from conftest import real_deals  # noqa: E402
+from helpers import real_deals  # noqa: E402
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 

@@ -10,7 +10,7 @@ from bideuchre.notation import Deal, Position
 from bideuchre.rules import Side
 from bideuchre.search.solve import dd_table, solve_position
 
-from conftest import real_deals
+from helpers import real_deals
 
 runner = CliRunner()
 DEAL = real_deals(1)[0]
@@ -141,7 +141,7 @@ def test_par_reads_stdin_one_result_a_line():
 def test_a_reader_that_stops_early_ends_it_quietly(tmp_path):
     import subprocess
     import sys
-    from conftest import ROOT
+    from helpers import ROOT
     src = tmp_path / "deals.txt"
     src.write_text("\n".join(real_deals(3000)) + "\n")       # more output than a pipe holds
     with open(src) as fin:

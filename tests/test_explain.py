@@ -9,7 +9,7 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from conftest import SOURCES, random_position, real_deals
+from helpers import SOURCES, random_position, real_deals
 from bideuchre.analysis.explain import (
     analyse_play, analyse_record, card_values, equivalent_groups, explain, principal_variation,
 )
@@ -149,7 +149,7 @@ def test_planted_mistake_is_found_with_its_cost(case):
     if deck == "single24":
         deal = Deal.from_pbn(real_deals(20)[line])
     else:
-        from conftest import random_deal
+        from helpers import random_deal
         deal = random_deal(rng, deck, cards=5)
     strain = Strain(line % 6) if deck == "single24" else Strain(line % 5)
     pos = Position(deal, strain, Seat(line % 4), lone=lone)

@@ -112,3 +112,23 @@ def test_no_import_cycle_in_the_package():
     assert graph["bideuchre.cli.solve_cmd"] >= {"bideuchre.cli.common", "bideuchre.cli.options"}
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_modules_import_only_public_names_of_one_another():
+    """A name another module of the package imports is public (no leading underscore); the
+    Cython modules ``_search`` and ``_lone`` are private modules with public contents."""
+    mods = modules()
+    crossing = []
+    for name, path in mods.items():
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            module = (".".join(base[:len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+                      if node.level else node.module or "")
+            if not module.startswith("bideuchre"):
+                continue
+            crossing += [f"{name} imports {module}.{a.name}" for a in node.names
+                         if a.name.startswith("_") and not a.name.startswith("__")
+                         and f"{module}.{a.name}" not in ("bideuchre.search._search", "bideuchre.search._lone")]
+    assert crossing == []

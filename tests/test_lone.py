@@ -22,7 +22,7 @@ from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import Card, NotationError, RulesError, Seat, Side, Strain, get_preset
 from bideuchre.search.solve import solve_position
 
-from conftest import random_deal, random_position, real_deals
+from helpers import random_deal, random_position, real_deals
 
 runner = CliRunner()
 

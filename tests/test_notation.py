@@ -5,7 +5,7 @@ import pytest
 from bideuchre.notation import Deal, Position, format_hand, parse_card, parse_hand
 from bideuchre.rules import Card, IllegalPlayError, NotationError, Seat, Side
 
-from conftest import real_deals
+from helpers import real_deals
 
 
 @pytest.mark.parametrize("text", ["SA", "AS", "sa", "a♠", "♠A", "As"])

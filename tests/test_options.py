@@ -11,7 +11,7 @@ from bideuchre.analysis.auction import Auction, hand_result, ladder, parse_bid
 from bideuchre.analysis.lone import lone_bids
 from bideuchre.analysis.par import par
 from bideuchre.rules import DECKS, PRESETS, BidEuchreError, RulesError, get_preset
-from conftest import random_deal
+from helpers import random_deal
 
 
 def test_every_preset_lists_its_options():

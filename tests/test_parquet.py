@@ -17,7 +17,7 @@ from bideuchre import batch as B
 from bideuchre.cli.app import app
 from bideuchre.rules import get_preset
 
-from conftest import failing_at, real_deals
+from helpers import failing_at, real_deals
 
 pa = pytest.importorskip("pyarrow")         # the 'parquet' extra (in the test extra too)
 pq = pytest.importorskip("pyarrow.parquet")
@@ -89,13 +89,13 @@ def test_interrupted_run_resumes_to_the_same_file(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     out = tmp_path / "out.parquet"
     parts = Path(str(out) + ".parts")
-    real = B.solve_chunk
-    monkeypatch.setattr(B.runner, "solve_chunk", failing_at(real, 3))
+    real = B.solve_table_chunk
+    monkeypatch.setattr(B.runner, "solve_table_chunk", failing_at(real, 3))
     with pytest.raises(RuntimeError, match="injected"):
         B.run_batch(B.read_records(src, "single24"),
                     B.open_writer(None, out, "standard", alone=True, par=True),
                     alone=True, par=True, jobs=1, chunk_size=2, executor="thread")
-    monkeypatch.setattr(B.runner, "solve_chunk", real)
+    monkeypatch.setattr(B.runner, "solve_table_chunk", real)
     # only whole parts, one per chunk written before the failure; no output yet
     assert not out.exists() and sorted(p.name for p in parts.iterdir()) == \
         [f"part-0001-00000{k}.parquet" for k in range(3)]

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from conftest import random_deal, real_deals
+from helpers import random_deal, real_deals
 from bideuchre.analysis.auction import hand_result
 from bideuchre.analysis.explain import analyse_record, card_values
 from bideuchre.analysis.play import make_bid, play_advice, review_record

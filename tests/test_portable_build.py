@@ -25,7 +25,7 @@ from bideuchre.search import _search
 from bideuchre.search.reference import reference_tricks
 from bideuchre.search.solve import solve_position, dd_table
 from bideuchre.notation import Deal
-from conftest import random_position, real_deals
+from helpers import random_position, real_deals
 assert _search.__file__.startswith(sys.argv[1]), _search.__file__
 assert not _search.FEATURES["bmi2"] and not _search.FEATURES["popcnt"], _search.FEATURES
 rng = random.Random(7)
@@ -62,7 +62,7 @@ def test_portable_build_matches_reference(tmp_path):
     # the same DD table as the installed build
     from bideuchre.notation import Deal
     from bideuchre.search.solve import dd_table
-    from conftest import real_deals
+    from helpers import real_deals
     table = dd_table(Deal.from_pbn(real_deals(1)[0]), "racehorse").to_json()["table"]
     assert run.stdout.split()[:2] == ["ok", "85"]
     assert run.stdout.split(" ", 2)[2].strip() == str(table)

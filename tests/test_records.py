@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conftest import SOURCES, random_position
+from helpers import SOURCES, random_position
 from bideuchre.analysis.explain import analyse_record
 from bideuchre.notation import Position
 from bideuchre.records import (

@@ -11,7 +11,7 @@ from bideuchre.search.reference import reference_tricks
 from bideuchre.rules import PRESETS, Seat, Side, Strain
 from bideuchre.search.solve import _position_args, dd_table, first_leader, get_solver, solve_position
 
-from conftest import random_deal, random_position, real_deals
+from helpers import random_deal, random_position, real_deals
 
 GROUPS = 15  # 15 groups of 20 random single24 positions = 300
 

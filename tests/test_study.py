@@ -22,7 +22,7 @@ from bideuchre.cli.app import app
 from bideuchre.notation import Deal, parse_hand
 from bideuchre.rules import DECKS, Seat, get_preset
 
-from conftest import SOURCES, batch_cli, read_jsonl
+from helpers import SOURCES, batch_cli, read_jsonl
 
 REAL = SOURCES / "real_deals_single24.txt"
 runner = CliRunner()

@@ -35,7 +35,7 @@ from ..search.solve import get_solver
 __all__ = [
     "CardValue", "TrickLine", "Explanation", "PlayStep", "PlayAnalysis", "HandScore",
     "card_values", "principal_variation", "explain", "analyse_play", "analyse_record",
-    "equivalent_groups", "score_play", "record_preset",
+    "equivalent_groups", "card_groups", "score_play", "record_preset",
 ]
 
 
@@ -332,10 +332,11 @@ def equivalent_groups(pos: Position) -> list[list[Card]]:
     """
     present = [c for s in pos.seats if s != pos.to_move for c in range(24) if pos.hands[s][c]]
     present += [int(c) for _, c in pos.trick]
-    return [[Card(c) for c in g] for g in _groups([int(c) for c in pos.legal_cards()], present, pos.strain)]
+    return [[Card(c) for c in g]
+            for g in card_groups([int(c) for c in pos.legal_cards()], present, pos.strain)]
 
 
-def _groups(legal: Sequence[int], present: Iterable[int], strain: int) -> list[list[int]]:
+def card_groups(legal: Sequence[int], present: Iterable[int], strain: int) -> list[list[int]]:
     """Group ``legal`` (distinct card ids of one hand) into equivalent cards; ``present``: the
     ids of the cards in play elsewhere.  Groups in effective-suit order, high to low."""
     suit, order = _SUIT[strain], _ORDER[strain]
@@ -361,7 +362,7 @@ def _walk_groups(w: _Walk) -> list[list[int]]:
     a, b, c = [w.h[s] for s in range(4) if s != p]
     present = [x for x in range(24) if a[x] or b[x] or c[x]]
     present.extend(w.trick)
-    return _groups(w.legal(), present, w.strain)
+    return card_groups(w.legal(), present, w.strain)
 
 
 # ---------------------------------------------------------------------------------------------

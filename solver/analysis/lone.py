@@ -61,17 +61,20 @@ from ..rules import (
 from ..search.solve import first_leader, thread_cached, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
-           "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange"]
+           "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange",
+           "lone_searcher", "bid_plan", "bid_values"]
 
 _local = threading.local()
 
 
 def _searcher(deal: Deal) -> "_lone.LoneSearch":
     """This thread's lone search context for the deal's deck form (its TT is reused)."""
-    return _searcher_bits(tt_bits_for(deal.deck))
+    return lone_searcher(tt_bits_for(deal.deck))
 
 
-def _searcher_bits(bits: int) -> "_lone.LoneSearch":
+def lone_searcher(bits: int) -> "_lone.LoneSearch":
+    """This thread's lone search context with a transposition table of ``2**bits`` entries
+    (made once per thread and size, then reused: :func:`bideuchre.search.solve.thread_cached`)."""
     return thread_cached("lone_searchers", bits, _lone.LoneSearch)
 
 
@@ -234,8 +237,10 @@ def _prepare(deal: Deal, preset, seat, strain, dealer):
 _PLANS: dict = {}
 
 
-def _plan(preset: Preset, bids: Sequence[LoneBid] | None = None) -> list[tuple[LoneBid, str]]:
-    """The lone bids (default: the preset's) with their exchange orders, low → high; cached."""
+def bid_plan(preset: Preset, bids: Sequence[LoneBid] | None = None) -> list[tuple[LoneBid, str]]:
+    """``[(bid, exchange order), ...]``: the lone bids (default: the preset's), low → high, each
+    with :func:`exchange_order`'s ``"none"``, ``"give-first"`` or ``"discard-first"``; cached
+    per preset and bids."""
     bids = lone_bids(preset) if bids is None else tuple(bids)
     key = (preset, bids)
     plan = _PLANS.get(key)
@@ -258,16 +263,19 @@ def lone_values(counts: np.ndarray, preset: Preset | str, seat: int | str, strai
     strain = preset.check_strain(parse_strain(strain))
     counts = np.ascontiguousarray(counts, dtype=np.uint8)
     bits = tt_bits_for(preset.deck)
-    return _bid_values(_searcher_bits(bits), counts, preset, None, seat, strain,
-                       parse_seat(leader), all_only)
+    return bid_values(lone_searcher(bits), counts, preset, None, seat, strain,
+                      parse_seat(leader), all_only)
 
 
-def _bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[LoneBid] | None,
-                seat: Seat, strain: Strain, leader: Seat, all_only: bool, plan=None) -> list:
-    """LoneResult (or, with ``all_only``, bool) of each bid (default: the preset's lone bids)
-    for one seat and strain.  ``plan``: :func:`_plan`'s result, when the caller has it."""
+def bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[LoneBid] | None,
+               seat: Seat, strain: Strain, leader: Seat, all_only: bool, plan=None) -> list:
+    """:class:`LoneResult` (or, with ``all_only``, a bool: every trick?) of each bid, low →
+    high (default: the preset's lone bids), for one seat and strain of the deal ``counts``
+    (4 × 24 uint8), the first lead by ``leader``; ``searcher`` is :func:`lone_searcher`'s.
+    ``plan``: :func:`bid_plan`'s result, when the caller has it (RULES.md §2 "Lone bids and
+    card exchanges")."""
     if plan is None:
-        plan = _plan(preset, bids)
+        plan = bid_plan(preset, bids)
     plain: list = []  # (tricks, every trick?) of the hand as dealt, computed once
 
     def as_dealt() -> tuple[int, bool]:
@@ -321,10 +329,10 @@ def lone_results(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     Raises RulesError for a strain the preset does not allow, NotationError for a bad seat.
     """
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
-    if not _plan(preset):
+    if not bid_plan(preset):
         return []
     leader = lone_leader(preset, seat, dealer)
-    return _bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, False)
+    return bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, False)
 
 
 def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int | str,
@@ -337,11 +345,11 @@ def can_take_all(deal: Deal, preset: Preset | str, seat: int | str, strain: int 
     :func:`lone_results`.
     """
     preset, seat, strain, dealer = _prepare(deal, preset, seat, strain, dealer)
-    plan = _plan(preset)
+    plan = bid_plan(preset)
     if not plan:
         return {}
     leader = lone_leader(preset, seat, dealer)
-    values = _bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, True)
+    values = bid_values(_searcher(deal), _deal_counts(deal), preset, None, seat, strain, leader, True)
     return {b.name: v for (b, _), v in zip(plan, values)}
 
 
@@ -363,10 +371,10 @@ def lone_table(deal: Deal, preset: Preset | str = "standard", dealer: int | str 
         raise RulesError("the deal holds no cards")
     counts = _deal_counts(deal)
     s = _searcher(deal)
-    plan = _plan(preset)
+    plan = bid_plan(preset)
     results: dict[Seat, dict[Strain, list[LoneResult]]] = {}
     for seat in seats:
         leader = lone_leader(preset, seat, dealer)
-        results[seat] = {st: _bid_values(s, counts, preset, None, seat, st, leader, False, plan)
+        results[seat] = {st: bid_values(s, counts, preset, None, seat, st, leader, False, plan)
                          for st in strains}
     return LoneTable(deal, preset, dealer, strains, seats, results)

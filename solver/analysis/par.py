@@ -1,6 +1,6 @@
 """Par: the result of the auction and play when every player sees every card (RULES.md §3).
 
-Model (issue 6).  Every player in turn, from the dealer's left to the dealer, passes or bids as
+Model.  Every player in turn, from the dealer's left to the dealer, passes or bids as
 the preset allows (:mod:`bideuchre.analysis.auction`: the ladder, lone bids, the dealer's rights, the
 moonshot ending the auction at once), choosing the action that maximises their side's **hand
 result** — their side's points minus the other side's under the preset's scoring

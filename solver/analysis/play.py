@@ -1,5 +1,5 @@
 """Single-dummy play: what to lead and what to play from one seat's view, and a review that
-tells bad luck from bad play (issue 13).
+tells bad luck from bad play.
 
 :func:`play_advice` answers "what do I play now?" for the player to move, who sees their own
 hand, the cards played and any card shown (:class:`~bideuchre.analysis.sampler.SeatView`).
@@ -53,7 +53,7 @@ from ..rules import (
 )
 from ..search.solve import first_leader, get_solver
 from .auction import Bid, hand_result, parse_bid
-from .explain import PlayAnalysis, _groups
+from .explain import PlayAnalysis, card_groups
 from .lone import lone_leader
 from .sampler import SeatView
 
@@ -67,9 +67,9 @@ _CHUNK = 32
 
 
 def default_play_samples(deck: str | DeckForm) -> int:
-    """Deals :func:`play_advice` samples unless told: 1,000 for single24 (an opening lead in
-    well under a second on one core), 500 for double32, 200 for double40 and 100 for
-    double48, whose deals take ~0.1 s each on one core (README "Performance")."""
+    """Deals :func:`play_advice` samples unless told: 1,000 for single24, 500 for double32, 200
+    for double40 and 100 for double48 -- fewer as a deal's DD solve costs more, so an answer
+    takes about as long on every deck form (the figures: benchmarks/RESULTS.md)."""
     n = get_deck(deck).hand
     return 1000 if n <= 6 else 500 if n <= 8 else 200 if n <= 10 else 100
 
@@ -200,8 +200,8 @@ class PlayAdvice:
 # ---------------------------------------------------------------------------------------------
 # Evaluation
 
-def _solve_chunk(counts: np.ndarray, deck: DeckForm, strain: int, leader: int, out: int,
-                 trick: list, reps: list) -> np.ndarray:
+def _card_tricks_chunk(counts: np.ndarray, deck: DeckForm, strain: int, leader: int, out: int,
+                       trick: list, reps: list) -> np.ndarray:
     """NS tricks of the rest (the current trick included) after each of ``reps`` on each deal
     of ``counts`` (``(k, 4, 24)``): one exact solve, then ``Solver.values``."""
     solver = get_solver(deck)
@@ -216,16 +216,16 @@ def _solve_chunk(counts: np.ndarray, deck: DeckForm, strain: int, leader: int, o
 
 
 def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> np.ndarray:
-    """``_solve_chunk`` over all deals, in chunks on ``workers`` threads (the core releases the
-    GIL); the result is in deal order whatever the number of workers."""
+    """``_card_tricks_chunk`` over all deals, in chunks on ``workers`` threads (the core
+    releases the GIL); the result is in deal order whatever the number of workers."""
     args = (view.deck, int(view.strain), int(view.trick_leader),
             -1 if view.out is None else int(view.out), [int(c) for _, c in view.trick], reps)
     starts = range(0, counts.shape[0], _CHUNK)
     if workers > 1 and counts.shape[0] > _CHUNK:
         with ThreadPoolExecutor(workers) as ex:
-            parts = list(ex.map(lambda a: _solve_chunk(counts[a:a + _CHUNK], *args), starts))
+            parts = list(ex.map(lambda a: _card_tricks_chunk(counts[a:a + _CHUNK], *args), starts))
     else:
-        parts = [_solve_chunk(counts[a:a + _CHUNK], *args) for a in starts]
+        parts = [_card_tricks_chunk(counts[a:a + _CHUNK], *args) for a in starts]
     return np.concatenate(parts) if parts else np.empty((0, len(reps)), dtype=np.int16)
 
 
@@ -283,7 +283,7 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
     present = [c for c in range(24) for _ in range(int(view.pool[c]))]
     present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
     present += [int(c) for _, c in view.trick]
-    groups = _groups([int(c) for c in view.legal_cards()], present, int(view.strain))
+    groups = card_groups([int(c) for c in view.legal_cards()], present, int(view.strain))
     reps = [g[0] for g in groups]
     rest = _solve_all(counts, view, reps, workers)
     n = view.deck.hand
@@ -452,7 +452,7 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
         dd_cost = analysis.steps[i].cost
         legal = view.legal_cards()
         present = [c for c in range(24) for _ in range(int(view.pool[c]))] + [int(c) for _, c in view.trick]
-        if len(_groups([int(c) for c in legal], present, int(view.strain))) == 1:
+        if len(card_groups([int(c) for c in legal], present, int(view.strain))) == 1:
             steps.append(SDStep(i, seat, Card(card), list(legal), 0.0, 0.0, True, 0, dd_cost,
                                 "unlucky" if dd_cost else None))
         else:

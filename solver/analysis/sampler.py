@@ -1,4 +1,4 @@
-"""One seat's view of a hand in play, and the deals consistent with it (issue 13).
+"""One seat's view of a hand in play, and the deals consistent with it (single dummy).
 
 At the table a player sees one hand, the cards played and any card shown.  :class:`SeatView`
 reads that view (the seat's hand as dealt, the strain, the first leader, the cards played so

@@ -1,6 +1,6 @@
 """Batch evaluation: the DD table (and optionally the lone table and par) of many deals.
 
-The pipeline (issue 5):
+The pipeline:
 
 - **Input**: :func:`read_records` reads a file or stdin, one deal a line, either PBN-style
   (``N:<hand> <hand> <hand> <hand>``, RULES.md §4) or a JSON object with a ``deal`` key (an
@@ -9,7 +9,7 @@ The pipeline (issue 5):
   from a seed: deal *i* depends only on the seed and *i* (blocks of :data:`GEN_BLOCK` deals, each
   from its own ``numpy`` generator seeded with ``(seed, block)``), so the same seed gives the
   same deals whatever the number of workers or the chunk size.
-- **Work**: :func:`solve_chunk` solves a chunk of deals in one call of the Cython core
+- **Work**: :func:`solve_table_chunk` solves a chunk of deals in one call of the Cython core
   (``bideuchre.search._search.solve_tables``, which runs without the GIL), then turns the core's NS
   tricks into declaring-side tables with :func:`bideuchre.search.solve.table_from_ns`, exactly as
   :func:`bideuchre.search.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
@@ -40,7 +40,7 @@ face over it.
 from __future__ import annotations
 
 from .base import SCHEMA, BatchError
-from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_chunk
+from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_table_chunk
 from .flat import Layout, load
 from .pool import EXECUTORS, check_run_options, default_jobs
 from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, RecordSource, check_generate, count_input_lines,
@@ -52,7 +52,7 @@ from .where import WhereBudgetError, WhereTally, default_max_tries, filter_recor
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
-    "count_input_lines", "ChunkTask", "ChunkResult", "solve_chunk", "Summary", "open_writer", "Writer",
+    "count_input_lines", "ChunkTask", "ChunkResult", "solve_table_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "ParquetWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "default_chunk_size", "check_output", "check_run_options", "EXECUTORS",
     "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",

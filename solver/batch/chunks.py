@@ -1,5 +1,5 @@
 """The work on a chunk of deals: :class:`ChunkTask` (what a worker thread, process or Dask
-worker needs), :func:`solve_chunk`, :class:`ChunkResult`; and the main side's view of a chunk."""
+worker needs), :func:`solve_table_chunk`, :class:`ChunkResult`; and the main side's view of a chunk."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _sub_json(obj: dict) -> dict:
     return {k: v for k, v in obj.items() if k not in ("schema", "deal", "preset", "dealer", "deck", "dd")}
 
 
-def solve_chunk(task: ChunkTask) -> ChunkResult:
+def solve_table_chunk(task: ChunkTask) -> ChunkResult:
     """Solve one chunk: the DD table of every deal (one call of the core, without the GIL),
     and with ``task.alone`` / ``task.par`` the lone table (``bideuchre.analysis.lone.lone_table``) and the
     par result (``bideuchre.analysis.par.par``) of each.
@@ -87,8 +87,8 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
     alone = par = None
     if task.alone or task.par:
         from ..search.solve import DDTable
-        lone_table = _optional("bideuchre.analysis.lone", "lone_table", "--alone") if task.alone else None
-        par_fn = _optional("bideuchre.analysis.par", "par", "--par") if task.par else None
+        lone_table = optional_analysis("bideuchre.analysis.lone", "lone_table", "--alone") if task.alone else None
+        par_fn = optional_analysis("bideuchre.analysis.par", "par", "--par") if task.par else None
         alone = [] if task.alone else None
         par = [] if task.par else None
         for i, (pbn, dealer) in enumerate(zip(task.pbns, task.dealers)):
@@ -111,7 +111,9 @@ def solve_chunk(task: ChunkTask) -> ChunkResult:
     return ChunkResult(task.index, tables, alone, par, time.perf_counter() - t0)
 
 
-def _optional(module: str, name: str, flag: str):
+def optional_analysis(module: str, name: str, flag: str):
+    """``module.name`` (an analysis a batch option needs: ``--alone``'s lone table, ``--par``'s
+    par).  Raises BatchError naming ``flag`` when the module is not installed in this build."""
     import importlib
     try:
         mod = importlib.import_module(module)
@@ -129,8 +131,10 @@ def _safe(fn) -> dict:
         return {"error": " ".join(str(exc).split())}
 
 
-class _Chunk:
-    """The main side of a chunk: what the writers need besides the result."""
+class RecordChunk:
+    """The main side of a chunk of batch records (its DD tables solved by
+    :func:`solve_table_chunk` from a :class:`ChunkTask`): what the writers need besides the
+    result -- sequence numbers, ids, deals, dealers, carried keys and card counts."""
 
     __slots__ = ("index", "seqs", "ids", "pbns", "dealers", "extras", "cards", "counts", "totals")
 

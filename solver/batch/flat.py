@@ -1,4 +1,4 @@
-"""Batch results as flat numbers (issue 16 §2): the columns of the CSV and Parquet outputs and
+"""Batch results as flat numbers: the columns of the CSV and Parquet outputs and
 of :func:`load`'s DataFrame, and the numeric arrays of the npz output.
 
 Columns, per deal (``SEAT`` in N E S W, ``STRAIN`` in the preset's strain order, ``BID`` a lone
@@ -89,7 +89,7 @@ class Layout:
 
     def cells(self, table: np.ndarray, alone: dict | None, par: dict | None) -> list:
         """The result cells of one deal (``result_columns``): ``table`` ``(4, S)``, the lone
-        table JSON and the par JSON (as :func:`bideuchre.batch.solve_chunk` gives them)."""
+        table JSON and the par JSON (as :func:`bideuchre.batch.solve_table_chunk` gives them)."""
         row: list = np.asarray(table).reshape(-1).tolist()
         if self.alone:
             a = alone if isinstance(alone, dict) else {}

@@ -1,4 +1,4 @@
-"""The batch summary as a figure (``bideuchre batch --plot FILE.png|.svg``, issue 16).
+"""The batch summary as a figure (``bideuchre batch --plot FILE.png|.svg``).
 
 :func:`plot_summary` draws, from :meth:`bideuchre.batch.Summary.to_json`, the distribution of
 the declaring side's DD tricks per strain (percent of the summary's rows, one bar per strain at

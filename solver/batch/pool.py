@@ -28,7 +28,7 @@ def check_run_options(executor: str, chunk_size: int | None) -> None:
 
 
 
-class _Pool:
+class WorkerPool:
     """Thread, process or Dask execution behind one ``submit(fn, arg) -> future`` face."""
 
     def __init__(self, kind: str, jobs: int, dask=None, dask_processes: bool = True):

@@ -14,7 +14,8 @@ import numpy as np
 
 from ..notation import Deal, counted, parse_hand
 from ..rules import BidEuchreError, DeckForm, NotationError, Seat, get_deck, parse_seat
-from ..textio import QUOTE, LineError, quote, read_lines
+from ..inputs import one_line, shown
+from ..textio import QUOTE, BadLine, read_lines
 from .base import BatchError
 
 GEN_BLOCK = 1024      # generated deals per random stream (fixed: deals do not depend on jobs)
@@ -45,19 +46,6 @@ def prepare(rec: Record) -> tuple:
     return rec.prep
 
 
-@dataclass
-class BadLine:
-    """A malformed input line: its 1-based number, the error (one line), the start of its text
-    (at most :data:`bideuchre.textio.QUOTE` characters: bad input is kept cut short)."""
-
-    lineno: int
-    message: str
-    text: str = ""
-
-    def __str__(self) -> str:
-        return f"line {self.lineno}: {self.message}"
-
-
 def count_input_lines(source) -> int | None:
     """Number of deal lines (non-blank, non-comment) in a file, or None for stdin or another
     stream (a pipe named like ``/dev/stdin`` can be read only once)."""
@@ -84,11 +72,11 @@ def _parse_line(lineno: int, text: str, deck: DeckForm, dealer) -> Record:
         if "id" in obj:
             rid = obj.pop("id")
             if isinstance(rid, bool) or not isinstance(rid, (int, str)):
-                raise NotationError(f"id {quote(json.dumps(rid))} must be a string or an integer")
+                raise NotationError(f"id {shown(json.dumps(rid), QUOTE)} must be a string or an integer")
         if obj.get("dealer") is not None:
             dealer = obj.pop("dealer")
             if isinstance(dealer, bool) or not isinstance(dealer, (int, str)):
-                raise NotationError(f"dealer {quote(json.dumps(dealer))} must be a seat: N, E, S or W")
+                raise NotationError(f"dealer {shown(json.dumps(dealer), QUOTE)} must be a seat: N, E, S or W")
         extra = {k: v for k, v in obj.items() if k not in _RESERVED}
         try:        # carried keys are written again as JSON: refuse what cannot be
             json.dumps(extra, ensure_ascii=False)
@@ -112,7 +100,7 @@ class RecordSource:
     run on a worker thread); ``take(made)`` runs on the caller, batch after batch in input
     order (the checks across lines: repeated ids).  Iterating the source runs both stages in
     order on the caller; :func:`bideuchre.batch.run_batch` runs ``work`` on its worker threads
-    (the main thread then only reads, checks ids and writes: issue 14 item 18)."""
+    (the main thread then only reads, checks ids and writes)."""
 
     def __init__(self, batches: Iterator, work: Callable[[object], list], take: Callable[[list], Iterator]):
         self._batches, self.work, self.take = batches, work, take
@@ -155,15 +143,15 @@ def _parse_batch(batch: list, deck: DeckForm, dealer) -> list:
     """(line number, start of the text, Record or BadLine) of each line of a batch."""
     out = []
     for lineno, text in batch:
-        if isinstance(text, LineError):
-            out.append((lineno, text.text, BadLine(lineno, text.message, text.text)))
+        if isinstance(text, BadLine):
+            out.append((lineno, text.text, text))
             continue
         try:
             rec = _parse_line(lineno, text, deck, dealer)
             prepare(rec)
             out.append((lineno, text[:QUOTE], rec))
         except (BidEuchreError, ValueError, TypeError) as exc:
-            out.append((lineno, text[:QUOTE], BadLine(lineno, _clip(str(exc)), text[:QUOTE])))
+            out.append((lineno, text[:QUOTE], BadLine(lineno, one_line(str(exc), 300), text[:QUOTE])))
     return out
 
 
@@ -192,10 +180,10 @@ class _Ids:
             else:
                 num = _number_id(rec.id)
                 if key in named:
-                    yield BadLine(lineno, f"id {quote(key)} repeats the id of line {named[key]}", start)
+                    yield BadLine(lineno, f"id {shown(key, QUOTE)} repeats the id of line {named[key]}", start)
                     continue
                 if num is not None and num < 8 * len(plain) and plain[num >> 3] >> (num & 7) & 1:
-                    yield BadLine(lineno, f"id {quote(key)} is the id of line {num} (a deal without an id "
+                    yield BadLine(lineno, f"id {shown(key, QUOTE)} is the id of line {num} (a deal without an id "
                                           f"is named by its line number)", start)
                     continue
                 named[key] = lineno
@@ -221,12 +209,6 @@ def read_records(source, deck: DeckForm | str = "single24",
     """
     deck = get_deck(deck)
     return RecordSource(_line_batches(source), functools.partial(_parse_batch, deck=deck, dealer=dealer), _Ids())
-
-
-def _clip(message: str, limit: int = 300) -> str:
-    """An error message on one line, cut short (it may quote a long input)."""
-    text = " ".join(message.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def parse_fixed_hands(specs: Sequence[str], deck: DeckForm | str) -> dict[Seat, list[int]]:

@@ -13,8 +13,8 @@ from typing import Callable, Iterable, Iterator
 
 from ..rules import DeckForm, Preset, get_deck
 from .base import BatchError
-from .chunks import ChunkTask, _Chunk, _optional, batch_tt_bits, solve_chunk
-from .pool import _Pool, check_run_options, default_jobs
+from .chunks import ChunkTask, RecordChunk, batch_tt_bits, optional_analysis, solve_table_chunk
+from .pool import WorkerPool, check_run_options, default_jobs
 from .readers import BadLine, Record, RecordSource
 from .summary import Summary
 from .writers import Writer
@@ -45,7 +45,7 @@ class BatchReport:
         return self.solved / self.seconds if self.seconds > 0 else 0.0
 
 
-def _made_on(pool: _Pool, source: RecordSource, ahead: int = 2) -> Iterator[Record | BadLine]:
+def _made_on(pool: WorkerPool, source: RecordSource, ahead: int = 2) -> Iterator[Record | BadLine]:
     """The records of ``source`` with its ``work`` (parsing lines, dealing) done on the pool's
     threads, at most ``ahead`` batches in flight; ``take`` (the id checks) on this thread, in
     input order.  The reading thread keeps only reading, the checks and writing."""
@@ -79,8 +79,8 @@ def _interrupts_held():
 def auto_executor(jobs: int, *, alone: bool = False, par: bool = False, dask=None) -> str:
     """The executor ``auto`` picks: ``dask`` when a cluster is given; ``process`` for lone
     tables or par on more than one job (their auction and exchange code is Python that holds
-    the GIL: threads gave 27.4 s against 17.2 s for processes on 10,000 deals, issue 14 item
-    18); else ``thread`` (the DD core releases the GIL; threads need no start-up nor pickling)."""
+    the GIL, so threads would take turns); else ``thread`` (the DD core releases the GIL;
+    threads need no start-up nor pickling)."""
     if dask is not None:
         return "dask"
     return "process" if (alone or par) and jobs > 1 else "thread"
@@ -88,28 +88,28 @@ def auto_executor(jobs: int, *, alone: bool = False, par: bool = False, dask=Non
 
 def check_analyses(preset: Preset, deck: DeckForm, *, alone: bool = False, par: bool = False) -> None:
     """Raise BatchError, before any work, for an analysis that cannot run on these deals, with
-    the reason: ``alone`` needs lone bids in the preset (or a lone exchange option) and
+    the reason: ``alone`` needs lone bids in the preset (with double48, ``lone_exchange``) and
     ``bideuchre.analysis.lone``; ``par`` needs ``bideuchre.analysis.par`` and deals of the
     preset's own deck (:func:`bideuchre.analysis.par.par` solves the auction of the preset,
     whose bids and lone values belong to its deck: RULES.md §2; any other deck raises there)."""
     if alone:
         if not preset.lone_bids:
             raise BatchError(f"--alone: preset {preset.name!r} has no lone bids")
-        _optional("bideuchre.analysis.lone", "lone_table", "--alone")
+        optional_analysis("bideuchre.analysis.lone", "lone_table", "--alone")
     if par:
         if deck != preset.deck:
             raise BatchError(f"--par: par solves the auction of preset {preset.name!r}, which deals "
                              f"{preset.deck.name}; these deals are {deck.name} (choose a preset of that "
                              f"deck, or leave out --deck or --par)")
-        _optional("bideuchre.analysis.par", "par", "--par")
+        optional_analysis("bideuchre.analysis.par", "par", "--par")
 
 
 def default_chunk_size(deck: DeckForm | str, executor: str) -> int:
     """Deals per chunk when none is given: about a second of one core's work or less, so that a
-    short run still spreads over every job -- 250 deals of the single deck, 100 of double32, 25
-    of double40, 10 of double48 (a double48 table takes about 0.15 s); eight times as many on
-    Dask, where a task costs more to send.  Only the speed depends on it (100 double48 deals
-    on 2 threads: 28.7 s wall with chunks of 250, one chunk on one core; 15.0 s with 10)."""
+    short run still spreads over every job (a chunk is one job's work; a run of few large
+    chunks leaves cores idle) -- 250 deals of the single deck, 100 of double32, 25 of double40,
+    10 of double48; eight times as many on Dask, where a task costs more to send.  Only the
+    speed depends on it, never the results."""
     per = {6: 250, 8: 100, 10: 25}.get(get_deck(deck).hand, 10)
     return 8 * per if executor == "dask" else per
 
@@ -148,7 +148,7 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
     bits = batch_tt_bits(deck) if tt_bits is None else tt_bits
     report = BatchReport(executor=executor)
     t0 = time.perf_counter()
-    pool = _Pool(executor, jobs, dask, dask_processes)
+    pool = WorkerPool(executor, jobs, dask, dask_processes)
     report.jobs = pool.jobs
     window = 2 * pool.jobs
     pending: deque = deque()
@@ -161,10 +161,10 @@ def run_batch(records: Iterable[Record | BadLine], writer: Writer, *, alone: boo
         nonlocal buf, index
         if not buf:
             return
-        chunk = _Chunk(index, buf, deck)
+        chunk = RecordChunk(index, buf, deck)
         task = ChunkTask(index, preset, deck, chunk.counts, chunk.dealers, chunk.totals,
                          chunk.pbns if (alone or par) else None, alone, par, bits)
-        pending.append((chunk, pool.submit(solve_chunk, task)))
+        pending.append((chunk, pool.submit(solve_table_chunk, task)))
         index += 1
         buf = []
 

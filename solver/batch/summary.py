@@ -23,7 +23,7 @@ class Summary:
     tricks of a hand and the mean over all four rows is half of them; the best seat's mean says
     how much the stronger side takes.  With par results, the par contracts by frequency.
 
-    Study options (issue 16): ``declarers`` keeps only those declarer seats' rows (``("S",)``:
+    Study options: ``declarers`` keeps only those declarer seats' rows (``("S",)``:
     one row a deal, South declaring; the lone results too); ``by`` (a
     :class:`~bideuchre.analysis.conditions.Condition`, a number or a condition taken as 0/1)
     adds a summary per value of that feature of the deal (``groups``: value → Summary), which
@@ -60,7 +60,7 @@ class Summary:
             alone: Sequence[dict] | None = None, counts: np.ndarray | None = None) -> None:
         """Add ``tables`` ``(n, 4, strains)`` tricks, and per deal a par JSON and a lone-table
         JSON (``{seat: {strain: [{"bid", "tricks", "all", ...}]}}`` or ``{"error": ...}``) if
-        given; ``counts`` ``(n, 4, 24)``, the deals' cards (``_Chunk.counts``), are needed with
+        given; ``counts`` ``(n, 4, 24)``, the deals' cards (``RecordChunk.counts``), are needed with
         ``by``.  Raises ValueError when ``by`` is set and ``counts`` is not given."""
         t3 = np.asarray(tables, dtype=np.int64).reshape(-1, 4, len(self.strains))
         if not len(t3):

@@ -1,4 +1,4 @@
-"""Deals under a condition (issue 16): ``--where`` on generated deals and on deals read from a
+"""Deals under a condition: ``--where`` on generated deals and on deals read from a
 file, and the dealer of generated deals (a seat, ``rotate`` or ``random``).
 
 **Generated deals** come from the stream of :func:`bideuchre.batch.generate_records`: *try* *t*

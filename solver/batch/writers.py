@@ -16,7 +16,7 @@ import numpy as np
 from ..notation import Deal
 from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
 from .base import SCHEMA, BatchError
-from .chunks import ChunkResult, _Chunk
+from .chunks import ChunkResult, RecordChunk
 from .readers import Record
 from .flat import ID_COLUMNS, PAR_COLUMNS, Layout, alone_json_from_arrays, extra_cell, par_json_from_arrays
 from .summary import Summary
@@ -177,7 +177,7 @@ class Writer:
             self.summary.add(table[None], None if par is None else [par],
                              None if alone is None else [alone], counts)
 
-    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+    def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         raise NotImplementedError
 
     def close(self, complete: bool = True) -> None:
@@ -225,7 +225,7 @@ class JsonlWriter(_TextWriter):
                 self._seen(rid, table, obj.get("par"), (obj.get("deal"), obj.get("dealer")),
                            obj.get("alone") if self.alone else None)
 
-    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+    def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         strains = self.strains
         pname, dname = self.preset.name, self.deck.name
         lines = []
@@ -299,7 +299,7 @@ class CsvWriter(_TextWriter):
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
                 self._seen(row[0], table, par, (row[1], row[3]), alone)
 
-    def _start(self, chunk: _Chunk | None) -> None:
+    def _start(self, chunk: RecordChunk | None) -> None:
         """Write the header: the fixed columns, the carried keys of ``chunk``, ``extra``."""
         keys: dict[str, None] = {}
         for e in (chunk.extras if chunk is not None else ()):
@@ -307,7 +307,7 @@ class CsvWriter(_TextWriter):
         self.header = self.layout.columns + list(keys) + ["extra"]
         self.fh.write(self._rows([self.header]))
 
-    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+    def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         if self.header is None:
             self._start(chunk)
         carried = self.header[len(self.layout.columns):-1]
@@ -372,7 +372,7 @@ class _PartsWriter(Writer):
             return []
         return sorted(self.parts.glob(f"part-*{self.suffix}"), key=_part_key)
 
-    def _part_name(self, chunk: _Chunk) -> Path:
+    def _part_name(self, chunk: RecordChunk) -> Path:
         return self.parts / f"part-{self.run:04d}-{chunk.index:06d}{self.suffix}"
 
     def _sources(self) -> list[Path]:
@@ -457,7 +457,7 @@ class NpzWriter(_PartsWriter):
         except (BidEuchreError, TypeError, ValueError):
             return None
 
-    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+    def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         self._keep_finished_output()
         arrays = dict(ids=np.array([str(i) for i in chunk.ids]), seq=chunk.seqs, deals=chunk.cards,
                       dealer=chunk.dealers, tables=result.tables,
@@ -565,7 +565,7 @@ class ParquetWriter(_PartsWriter):
                          if self.alone else None)
                 self._seen(col["id"][k], table[k], par, (col["deal"][k], col["dealer"][k]), alone)
 
-    def write(self, chunk: _Chunk, result: ChunkResult) -> None:
+    def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         pa, pq = self.pa, self.pq
         self._keep_finished_output()
         n = len(chunk)

@@ -86,17 +86,17 @@ class _Lanes:
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
-    from ..cli.common import clip
-    return JSONResponse({"error": clip(message)}, status_code=status)
+    from ..inputs import one_line
+    return JSONResponse({"error": one_line(message)}, status_code=status)
 
 
 def _finite(obj):
-    from ..cli.common import _finite as finite
+    from ..cli.common import finite_json as finite
     return finite(obj)
 
 
 def _one_line(exc: BaseException) -> str:
-    from ..cli.common import _one_line as one_line
+    from ..cli.common import error_line as one_line
     return one_line(exc)
 
 

@@ -454,6 +454,25 @@ cdef struct Game:
     int left
 
 
+cdef void load_game(Game* g, const uint8_t[:, ::1] counts, int strain, int leader,
+                    int lone) noexcept:
+    """The lone hand of a deal as the search plays it (RULES.md §1 "Lone hands"): the partner's
+    cards out of play (its seat is ``out``), ``left`` the lone hand's cards (the tricks to
+    play), the first lead by ``leader``."""
+    cdef int i
+    g.strain = strain
+    g.lone = lone
+    g.out = (lone + 2) & 3
+    g.leader = leader
+    for i in range(96):
+        g.counts[i] = counts[i // 24, i % 24]
+    for i in range(24):
+        g.counts[g.out * 24 + i] = 0
+    g.left = 0
+    for i in range(24):
+        g.left += g.counts[lone * 24 + i]
+
+
 cdef void load_final(Game* g, const ExchangeSet* e, const Cand* cd) noexcept nogil:
     cdef int i
     for i in range(24):
@@ -514,20 +533,10 @@ cdef class LoneSearch:
     def plain(self, const uint8_t[:, ::1] counts, int strain, int leader, int lone, bint all_only):
         """No exchange: (lone tricks, or -1 when only "every trick?" was asked; every trick?)."""
         cdef Game g
-        cdef int i, v
+        cdef int v
         cdef bint a
         _check(counts, strain, leader, lone)
-        g.strain = strain
-        g.lone = lone
-        g.out = (lone + 2) & 3
-        g.leader = leader
-        for i in range(96):
-            g.counts[i] = counts[i // 24, i % 24]
-        for i in range(24):
-            g.counts[g.out * 24 + i] = 0
-        g.left = 0
-        for i in range(24):
-            g.left += g.counts[lone * 24 + i]
+        load_game(&g, counts, strain, leader, lone)
         with nogil:
             if all_only:
                 a = may_take_all(&g.counts[lone * 24], &g.counts[((lone + 1) & 3) * 24],
@@ -580,17 +589,7 @@ cdef class LoneSearch:
             free(e.cands)
             free(e.table)
             raise MemoryError()
-        g.strain = strain
-        g.lone = lone
-        g.out = (lone + 2) & 3
-        g.leader = leader
-        for i in range(96):
-            g.counts[i] = counts[i // 24, i % 24]
-        for i in range(24):
-            g.counts[g.out * 24 + i] = 0
-        g.left = 0
-        for i in range(24):
-            g.left += e.h[i]
+        load_game(&g, counts, strain, leader, lone)
         best = -1
         lb = known
         with nogil:

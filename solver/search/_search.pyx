@@ -150,8 +150,8 @@ cdef int ctx_init(Ctx* c, int tt_bits) noexcept nogil:
         return -1
     c.tt_mask = ((<uint64_t>1) << tt_bits) - 1
     # the partition table: about half the exact table's memory, in buckets of 64 slots (one
-    # suit-length pattern each: a pattern holds many bounds -- more slots fewer buckets paid
-    # on double decks, 64 x 2^(bits-7) the best of those measured)
+    # suit-length pattern each: a pattern holds many bounds, so on double decks more slots
+    # in fewer buckets pay; 64 x 2^(bits-7))
     gt_bits = tt_bits - 7 if tt_bits > 7 else 0
     c.gt = <Bucket*>bde_table_alloc(((<uint64_t>1) << gt_bits) * sizeof(Bucket))
     if c.gt == NULL:

@@ -262,31 +262,16 @@ cdef inline int gen_moves(Ctx* c, int p, int* moves) noexcept nogil:
                             pruff = 1
                         else:
                             ruff = 1
-        # The lead.  Measured on double48 tables (node counts, same results): cashing
-        # side-suit winners (first from the suit with the most small cards behind the
-        # fewest other winners), then leading toward partner's winner or partner's
-        # ruff, and drawing trumps only after those, gives proofs a third smaller than
-        # drawing trumps first; a trump winner when the opponents hold no trumps comes
-        # after every low lead no opponent can ruff (it wastes a trick's tempo).
-        # The other low leads ordered by who holds the cards above (low_adj), a losing
-        # trump lead after the side suits, the trump winner at 130 rather than 120, and
-        # a cash that partner could make as well after the other cashes: on double48
-        # deals 0-19 of bench_solve (a fresh Solver, whole tables) 94.2 M -> 82.1 M
-        # nodes (-13 %), geometric mean per table -14 %; held-out deals 20-39 126.6 M ->
-        # 108.3 M (-14 %, geometric mean -12 %); double32 deals 0-49 -5 %, single24
-        # (1,000 real deals) -1 %.  Tried and dropped (no gain or worse): fewer
-        # opponents' cards first, other partner-ruff, toward-partner or cash weights, a
-        # smaller ruff penalty on cashes, the leader's own second best, underleading
-        # our own winner, drawing trumps when an opponent threatens a ruff, a ruff by
-        # partner with a trump that wins anyway; for the followers, keeping a winner
-        # when discarding (more nodes).  Later (whole tables, node counts, same tables):
-        # a low lead for partner to ruff (no opponent ruffing) at 160 - b, before the
-        # leads toward partner's winner (it was 120 - b, after them): double32 deals
-        # 0-49 -1.8 %, held-out 50-249 -2.3 %, double40 0-49 -4.0 %, double48 0-19
-        # -5.4 %, single24 0-999 -1.3 %.  Then the trump winner (the opponents holding
-        # trumps) at 135 rather than 130, ahead of the low side leads whose low_adj adds
-        # up to the most: double32 0-49 -0.28 %, 50-249 -0.35 %, double40 -0.34 %,
-        # double48 0-19 -0.08 %, single24 -0.003 % (at 140: single24 a little worse).
+        # The lead, best first (the scores below): side-suit winners to cash (200 up: first
+        # from the suit with the most small cards behind the fewest other winners; a cash
+        # partner could make as well after the other cashes), a low lead for partner to ruff
+        # when no opponent can (160 - b), a low lead toward partner's winner (150 - b), a
+        # trump winner while the opponents hold trumps (135: drawing trumps only after those),
+        # the other low leads ordered by who holds the cards above (low_adj), a losing trump
+        # lead after the side suits, a trump winner when the opponents hold none (90: after
+        # every low lead no opponent can ruff, it wastes a trick's tempo), and last a lead an
+        # opponent ruffs.  The order changes the nodes searched, never a value; the weights
+        # were chosen on node counts of whole DD tables (benchmarks/RESULTS.md).
         if b >= top_opp:              # beats every opponent's card of the suit
             if s == c.trump:
                 sc = 135 if opp_t else 90

@@ -30,22 +30,21 @@ _local = threading.local()
 
 def tt_bits_for(deck: DeckForm | str) -> int:
     """Transposition-table size (log2 exact entries, 32 bytes each, plus about 0.45 of that for
-    the partition table: see Solver) suited to a deck form: small enough for single24 to stay
-    in the L2 cache (measured fastest), larger for double decks (2**20: 32 MiB + 14.3 MiB)."""
+    the partition table: see Solver) suited to a deck form: small enough for single24's table
+    to stay in the L2 cache, larger for double decks, whose positions are many more (2**20:
+    32 MiB + 14.3 MiB)."""
     n = get_deck(deck).hand
     return 12 if n <= 6 else 18 if n <= 8 else 20
 
 
 def exact_above_for(deck: DeckForm | str) -> int:
     """Tricks left at or below which the core skips its exact-position table and relies on the
-    partition table alone (``Solver.exact_above``; a speed setting, never a change of result),
-    per deck form as measured on whole DD tables (CPU time, interleaved with the exact table
-    on; README Performance): double32 (8 tricks) never uses it -- its partition table answers
-    nearly every probe the exact one would (+1.6 % nodes without it, x0.89-0.91 time);
-    double40 only above 4 tricks left (+0.7 to +1.1 % nodes, about x0.95; above 6: +6 %,
-    x0.96-0.97); single24 and double48 use it throughout (without it at 2-3 tricks left on
-    single24, 3-4 on double48: +1 to +9 % nodes and no faster).  Raises NotationError for a
-    deck form that names none."""
+    partition table alone (``Solver.exact_above``): a speed setting, never a change of result.
+    double32 (8 tricks) never uses the exact table: its partition table answers nearly every
+    probe the exact one would, and the exact table's upkeep costs more than it saves; double40
+    uses it only above 4 tricks left; single24 and double48 use it throughout (skipping it
+    there searches more nodes and saves no time).  Chosen per deck form on whole DD tables (benchmarks/RESULTS.md).
+    Raises NotationError for a deck form that names none."""
     n = get_deck(deck).hand
     return 8 if n == 8 else 4 if n == 10 else 0
 

@@ -1,4 +1,4 @@
-"""Bid advice for one hand by simulation (single dummy; issue 6).
+"""Bid advice for one hand by simulation (single dummy: RULES.md §2 bidding, §3 scoring).
 
 Question: with this hand, in this seat, after these bids, what should I bid?  Answer: deal the
 unseen cards at random consistent with what is known (the hand, the cards shown with

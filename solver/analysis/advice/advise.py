@@ -15,10 +15,10 @@ import numpy as np
 from ...notation import Deal, parse_card, parse_hand
 from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, parse_seat
 from ..auction import Auction
-from .deal_data import DealData, DealPlan, solve_chunk
+from .deal_data import DealData, DealPlan, solve_advice_chunk
 from .rating import decide, rate
 from .results import Advice
-from .sampling import (MAX_SAMPLES, Sampler, _check_hand, check_samples, deals_for_hand,
+from .sampling import (MAX_SAMPLES, Sampler, check_hand, check_samples, deals_for_hand,
                        default_samples, sampling_plan)
 
 __all__ = ["advise", "default_workers"]
@@ -102,7 +102,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     plan = sampling_plan(preset)
     given = None
     if deals is not None:
-        _check_hand(preset, cards, known_cards)
+        check_hand(preset, cards, known_cards)
         given = deals_for_hand(deals, seat, cards, known_cards, deal_labels)
         total, adaptive, seed_out, stopped = given.shape[0], False, None, "deals"
     elif samples is not None:
@@ -119,7 +119,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     def draw(start: int):
         k = min(chunk, total - start)
         counts = given[start:start + k] if given is not None else sampler.deals(start, k)
-        return solve_chunk(dplan, start, counts)
+        return solve_advice_chunk(dplan, start, counts)
 
     done = [0]
     lock = threading.Lock()

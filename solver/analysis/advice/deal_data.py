@@ -44,9 +44,9 @@ from ...notation import Deal
 from ...rules import Preset, Seat, effective_suit, rank_order
 from ...search.solve import get_solver, tt_bits_for
 from ..auction import Auction, legal_actions
-from ..lone import _bid_values, _plan, _searcher_bits, exchange_order, lone_bids, lone_leader, lone_results
+from ..lone import bid_plan, bid_values, exchange_order, lone_bids, lone_leader, lone_results, lone_searcher
 
-__all__ = ["DealPlan", "DealData", "solve_chunk", "suit_tops", "lone_possible"]
+__all__ = ["DealPlan", "DealData", "solve_advice_chunk", "suit_tops", "lone_possible"]
 
 # effective suit and rank order (+1) of each card id under each strain: the Python loops of
 # the laid-down search read these instead of calling effective_suit / rank_order
@@ -86,8 +86,8 @@ def _side_estimate(own: np.ndarray, me: int, seat: int, n: int) -> np.ndarray:
     leading, from our seat's exact ones ``own`` (``(..., strains)``: our side's tricks with
     our seat leading): ours for our partner, the rest for an opponent.  Only the order of the
     strains and the first guess of :func:`_best_of_strains` read it: with the likeliest best
-    strain first the other strains' "one more?" searches fail at once (7-11 % fewer nodes in
-    advice's DD searches on the double-deck hands of ``bench_bid.py``)."""
+    strain first the other strains' "one more?" searches fail at once (fewer nodes: the
+    figures in benchmarks/RESULTS.md)."""
     return own if seat % 2 == me % 2 else n - own
 
 
@@ -236,7 +236,7 @@ def _no_bad_suit(row: np.ndarray, opp_top: np.ndarray, strain: int) -> bool:
 
 def _lone_searcher(preset: Preset):
     """This thread's lone search context (bideuchre.analysis.lone's, keyed by deck form)."""
-    return _searcher_bits(tt_bits_for(preset.deck))
+    return lone_searcher(tt_bits_for(preset.deck))
 
 
 def fixed_tricks(preset: Preset, c: np.ndarray, seat: int, leader: int, lb, strain: int,
@@ -436,8 +436,11 @@ def _dd_chunk(plan: DealPlan, counts: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Chunk:
-    """One chunk's solved data (``start``: the index of its first deal)."""
+class AdviceChunk:
+    """One chunk of sampled deals solved for bid advice (:func:`solve_advice_chunk`):
+    ``start`` (the index of its first deal), ``counts`` ``(k, 4, 24)``, ``dd`` ``(k, 4,
+    strains)`` the declaring side's DD tricks (-1 where not asked), ``made`` ``(k, 4, lone
+    bids, strains)`` whether each lone bid takes every trick, ``fixed``."""
 
     start: int
     counts: np.ndarray
@@ -446,9 +449,10 @@ class Chunk:
     fixed: dict
 
 
-def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
-    """Solve one chunk of deals (``(k, 4, 24)`` counts) under ``plan``: thread-safe (one
-    search context per thread) and independent of every other chunk."""
+def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> AdviceChunk:
+    """Solve one chunk of sampled deals (``(k, 4, 24)`` counts) for bid advice under ``plan``:
+    the DD tricks and lone results each rating needs.  Thread-safe (one search context per
+    thread) and independent of every other chunk."""
     preset = plan.preset
     S = counts.shape[0]
     strains = list(preset.strains)
@@ -479,8 +483,8 @@ def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
                     got = plans.get(sub)
                     if got is None:
                         bids = [plan.lone[j] for j in sub]
-                        got = plans[sub] = (bids, _plan(preset, bids), list(sub))
-                    vals = _bid_values(searcher, counts[i], preset, got[0], seat_v, st, leader,
+                        got = plans[sub] = (bids, bid_plan(preset, bids), list(sub))
+                    vals = bid_values(searcher, counts[i], preset, got[0], seat_v, st, leader,
                                        True, got[1])
                     for j, v in zip(got[2], vals):
                         made[i, seat, j, k] = v
@@ -496,7 +500,7 @@ def solve_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Chunk:
                 tops[int(st)] = np.maximum(t[:, opp[0]], t[:, opp[1]])
         for j, choices in plan.fixed.items():
             fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices, tops)
-    return Chunk(start, counts, dd, made, fixed)
+    return AdviceChunk(start, counts, dd, made, fixed)
 
 
 class DealData:
@@ -542,7 +546,7 @@ class DealData:
     lo = property(lambda self: self._lo[:self.S])
     hi = property(lambda self: self._hi[:self.S])
 
-    def append(self, ch: Chunk) -> None:
+    def append(self, ch: AdviceChunk) -> None:
         """Add the next chunk (``ch.start`` must be the number of deals so far)."""
         assert ch.start == self.S
         a, b = self.S, self.S + ch.counts.shape[0]

@@ -233,7 +233,7 @@ class Decision:
 
 
 def decide(r: Rating, z: float = 3.0) -> Decision:
-    """The adaptive rule over the rating ``r`` (issue 12): the runner-up is the best other
+    """The adaptive rule over the rating ``r``: the runner-up is the best other
     action by EV (the upper end for one rated as a range) among those whose per-deal results
     are not identical to the recommendation's (identical ones are the same choice on these
     deals: sampling cannot part them)."""

@@ -18,7 +18,7 @@ from ...notation import Deal, counted, format_hand
 from ...rules import NotationError, Preset, RulesError, Seat, check_seed, get_preset
 
 __all__ = ["MAX_SAMPLES", "SamplingPlan", "sampling_plan", "default_samples", "sample_rng",
-           "sample_deals", "deals_for_hand", "Sampler", "check_samples"]
+           "sample_deals", "deals_for_hand", "Sampler", "check_samples", "check_hand"]
 
 #: The most deals one advice rates (``--samples``, given ``--deals``): about 0.5 kB of
 #: per-deal data each, so at most some 50 MB, and hours of searching on the double decks.
@@ -51,10 +51,10 @@ class SamplingPlan:
 
 
 def sampling_plan(preset: Preset | str) -> SamplingPlan:
-    """The :class:`SamplingPlan` of a preset's deck: single24 (a deal in about 0.5 ms) up to
-    10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of 100 (chunks of 20:
-    a deal takes some 5-10 ms, and the lone filters run over a chunk at once); double40 1,000 in blocks
-    of 40; double48 (seconds a deal) 500 in blocks of 10."""
+    """The :class:`SamplingPlan` of a preset's deck, smaller as a deal costs more to solve:
+    single24 up to 10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of
+    100 (chunks of 20: the lone filters run over a chunk at once); double40 1,000 in blocks of
+    40; double48 500 in blocks of 10."""
     hand = get_preset(preset).deck.hand
     if hand <= 6:
         return SamplingPlan(chunk=100, block=200, min_blocks=1, cap=10_000)
@@ -97,7 +97,7 @@ def _deck_counts(preset: Preset) -> np.ndarray:
     return c
 
 
-def _check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
+def check_hand(preset: Preset, hand: Sequence[int], known: dict) -> np.ndarray:
     """The cards not yet placed (24 counts); raises NotationError for impossible input."""
     left = _deck_counts(preset)
     n = preset.tricks
@@ -135,7 +135,7 @@ class Sampler:
         known = {Seat(s): list(c) for s, c in (known or {}).items()}
         if seat in known:
             raise NotationError(f"--known names the advised seat {seat.name}; its cards are the hand")
-        left = _check_hand(preset, hand, known)
+        left = check_hand(preset, hand, known)
         self.seed = seed
         self.pool = np.repeat(np.arange(24), left)
         n = preset.tricks
