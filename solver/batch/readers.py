@@ -21,7 +21,8 @@ GEN_BLOCK = 1024      # generated deals per random stream (fixed: deals do not d
 DEALER_MODES = ("rotate", "random")   # --dealer for generated deals, beside a seat
 MAX_GENERATE = 10**9  # generated deals a run at most (ids and input order are int64 arrays)
 
-_RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par")
+# the keys of a batch output's own line (a line of an output read again keeps only its carried keys)
+_RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par", "options")
 
 
 @dataclass
