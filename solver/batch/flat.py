@@ -319,7 +319,7 @@ def load(path, fmt: str | None = None):
     gives the same values, carried keys too (as the JSON input had them: ``1``, ``True``,
     ``[1, 2]``, ``"1"``).  The solved columns always win: a carried key named like one of them
     (``tricks_N_S``, ``deal``) is the column ``carried_KEY`` (``carried_`` again until the name
-    is free).
+    is free), after the other carried keys.
 
     pandas is optional: ``pip install 'bideuchre[study]'``; Parquet also needs pyarrow
     (``bideuchre[parquet]``).  Raises BatchError for an unknown format,
@@ -581,20 +581,20 @@ def _id_value(v):
 
 def _with_extras(pd, df, options: dict, rows: list[dict]):
     """``df`` with one column per carried key (in order of first appearance); a key named like
-    a column of ``df`` is ``carried_KEY`` (:data:`CARRIED_PREFIX`, again until free)."""
+    a column of ``df`` is ``carried_KEY`` (:data:`CARRIED_PREFIX`, again until free), after
+    the others."""
     if len(rows) != len(df):
         raise ValueError(f"{len(rows)} rows of carried keys for {len(df)} deals")
     keys: dict[str, None] = {}
     for r in rows:
         keys.update(dict.fromkeys(r))
     taken = set(df.columns) | set(keys)
-    new = {}
-    for k in keys:
-        name = k
+    new = {k: [r.get(k) for r in rows] for k in keys if k not in df.columns}
+    for k in keys:              # after the others: CSV and Parquet keep these in 'extra'
         if k in df.columns:
             name = CARRIED_PREFIX + k
             while name in taken:
                 name = CARRIED_PREFIX + name
             taken.add(name)
-        new[name] = [r.get(k) for r in rows]
+            new[name] = [r.get(k) for r in rows]
     return pd.concat([df, pd.DataFrame(new, index=df.index)], axis=1) if new else df.copy()

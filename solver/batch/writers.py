@@ -368,6 +368,8 @@ class CsvWriter(_TextWriter):
                     par = layout.par_from_cells({c: row[at[c]] for c in PAR_COLUMNS}) if self.par else None
                     alone = (layout.alone_from_cells({c: row[at[c]] for c in layout.result_columns
                                                       if c.startswith("alone_")}) if self.alone else None)
+                except BatchError:
+                    raise
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
                 self._seen(row[0], table, par, (row[1], row[3]), alone)
