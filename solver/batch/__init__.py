@@ -11,7 +11,7 @@ The pipeline (issue 5):
   same deals whatever the number of workers or the chunk size.
 - **Work**: :func:`solve_chunk` solves a chunk of deals in one call of the Cython core
   (``bideuchre.search._search.solve_tables``, which runs without the GIL), then turns the core's NS
-  tricks into declaring-side tables with :func:`bideuchre.search.solve.table_from_ns`, exactly as
+  tricks into declaring-side tables with :func:`bideuchre.search.solve.tables_from_ns`, exactly as
   :func:`bideuchre.search.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
   the GIL, so threads scale and nothing is pickled), a process pool, or a Dask cluster.
 - **Output**: :class:`JsonlWriter`, :class:`CsvWriter`, :class:`NpzWriter`, :class:`ParquetWriter`

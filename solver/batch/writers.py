@@ -45,8 +45,11 @@ def check_output(path, resume: bool, overwrite: bool = False) -> None:
 
 
 
-def _table_obj(row: np.ndarray, strains) -> dict:
-    return {seat.name: {st.name: int(row[seat, j]) for j, st in enumerate(strains)} for seat in Seat}
+def _table_template(strains) -> str:
+    """``json.dumps`` of a line's table object (``{"N": {"S": 3, ...}, ...}``) with ``%d`` for
+    its numbers, seat after seat: a chunk's tables are written with one ``%`` each (the main
+    thread holds the GIL the solving threads need while it writes)."""
+    return json.dumps({seat.name: {st.name: 0 for st in strains} for seat in Seat}).replace("0", "%d")
 
 
 def _fsync(fh) -> None:
@@ -289,22 +292,29 @@ class JsonlWriter(_TextWriter):
                            obj.get("alone") if self.alone else None)
 
     def write(self, chunk: _Chunk, result: ChunkResult) -> None:
-        strains = self.strains
         pname, dname = self.preset.name, self.deck.name
+        template = _table_template(self.strains)
+        tables = result.tables.reshape(len(chunk), -1).tolist()
+        seats = [s.name for s in Seat]
         lines = []
-        for i in range(len(chunk)):
+        for i, dealer in enumerate(chunk.dealers.tolist()):
+            # json.dumps of {id, carried keys, schema, deal, preset, dealer, deck, table[,
+            # options][, alone][, par]}, the table's text made from its template
             obj = {"id": chunk.ids[i]}
             obj.update(chunk.extras[i])
-            obj.update({"schema": SCHEMA, "deal": chunk.pbns[i], "preset": pname,
-                        "dealer": Seat(int(chunk.dealers[i])).name, "deck": dname,
-                        "table": _table_obj(result.tables[i], strains)})
+            rest = {}
             if self.options:
-                obj[OPTIONS_COLUMN] = self.options
+                rest[OPTIONS_COLUMN] = self.options
             if result.alone is not None:
-                obj["alone"] = result.alone[i]
+                rest["alone"] = result.alone[i]
             if result.par is not None:
-                obj["par"] = result.par[i]
-            lines.append(json.dumps(obj, ensure_ascii=False))
+                rest["par"] = result.par[i]
+            for k in (*rest, "table"):
+                obj.pop(k, None)            # once in the line, the table last but rest
+            obj.update({"schema": SCHEMA, "deal": chunk.pbns[i], "preset": pname,
+                        "dealer": seats[dealer], "deck": dname, "table": None})
+            line = json.dumps(obj, ensure_ascii=False)[:-len("null}")] + template % tuple(tables[i])
+            lines.append(line + (", " + json.dumps(rest, ensure_ascii=False)[1:] if rest else "}"))
         self.fh.write("\n".join(lines) + "\n")
         _fsync(self.fh)
         self.written += len(chunk)
