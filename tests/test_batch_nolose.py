@@ -18,10 +18,10 @@ import pytest
 
 from bideuchre import batch as B
 from bideuchre.analysis.conditions import parse_condition
-from bideuchre.rules import BidEuchreError, Seat, get_preset
+from bideuchre.rules import BidEuchreError, get_preset
 from bideuchre.search.solve import dd_table
 
-from conftest import ROOT, batch_cli, read_jsonl, real_deals
+from conftest import ROOT, batch_cli, real_deals
 
 pd = pytest.importorskip("pandas")
 FORMATS = ("jsonl", "csv", "npz", "parquet")
