@@ -296,3 +296,21 @@ def test_max_tries_is_capped(tmp_path):
                   "-o", str(out))
     assert r.exit_code == 2 and "--max-tries takes 1 to 10,000,000,000" in one_line_error(r.output)
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation made with numpy a block at once: the deals and texts Deal(...) makes
+
+@pytest.mark.parametrize("deck,hand", [("single24", "W=AJ.KQ..JT"), ("double48", "S=AAKK.QQ.JJ.TT99")])
+def test_generated_blocks_are_the_checked_deals(deck, hand):
+    from bideuchre.notation import Deal, format_hand
+
+    for fixed in ({}, B.parse_fixed_hands([hand], deck)):
+        for dealer in (None, "rotate", "random", "E"):
+            for r in list(B.generate_records(1300, 11, deck, fixed, dealer, start=900))[::17]:
+                d = Deal([list(h) for h in r.deal.hands], deck, r.deal.dealer)     # every check made
+                assert d == r.deal and d.first == r.deal.first
+                want = "N:" + " ".join(format_hand(h) for h in d.hands)
+                assert r.prep[0] == d.pbn() == want
+                assert r.prep[1].tolist() == d.counts()
+                assert r.prep[2].tolist() == [c for h in d.hands for c in h]
