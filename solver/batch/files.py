@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from pathlib import Path
@@ -61,9 +60,9 @@ class OutputLock:
     """An exclusive lock on a batch output for one run: ``fcntl.flock`` on ``OUTPUT.lock`` (the
     lock file holds the holder's pid, one line).  ``OutputLock(path)`` takes it or raises
     BatchError naming the pid that holds it; ``release()`` removes the lock file and lets go.
-    Nothing is locked for stdout, a device or a pipe, or where ``fcntl`` is missing (Windows).
-    A lock file that cannot be made (a read-only folder) falls back to a lock on the output
-    itself, when it exists."""
+    Nothing is locked for stdout, a device or a pipe, where ``fcntl`` is missing (Windows) or
+    on a file system without locks.  A lock file that cannot be made (a read-only folder,
+    ``/proc``) falls back to a lock on the output itself, when it exists."""
 
     def __init__(self, path):
         self.path = Path(path)
@@ -75,12 +74,15 @@ class OutputLock:
         for _ in range(20):         # the holder may remove its lock file between open and flock
             try:
                 fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as exc:
-                if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
-                    raise
+            except OSError:         # a read-only folder, a file system that makes no files (/proc)
                 self._lock_output()
                 return
-            if not self._take(fd):
+            try:
+                taken = self._take(fd)
+            except OSError:         # a file system without locks (some network ones): none held
+                os.close(fd)
+                return
+            if not taken:
                 pid = _read_pid(fd)
                 os.close(fd)
                 raise BatchError(f"output {str(self.path)!r} is in use by another run (pid {pid}, lock file "
@@ -99,6 +101,8 @@ class OutputLock:
 
     @staticmethod
     def _take(fd: int) -> bool:
+        """Lock ``fd``: True when locked, False when another holds it; OSError when the file
+        system has no locks."""
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -110,7 +114,12 @@ class OutputLock:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError:
             return                  # nothing there to lock; making the output will say why not
-        if not self._take(fd):
+        try:
+            taken = self._take(fd)
+        except OSError:
+            os.close(fd)            # no locks on this file system: nothing to hold
+            return
+        if not taken:
             os.close(fd)
             raise BatchError(f"output {str(self.path)!r} is in use by another run; wait for it to "
                              f"finish or give another --output")
