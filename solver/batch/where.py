@@ -190,17 +190,18 @@ def _out_of_tries(tries: int, accepted: int, wanted: int, where: Condition | Non
     text = where.text if where is not None else "true"
     early = budget is not None and tries < budget
     budget = tries if budget is None else budget
-    raise_it = f"raise --max-tries (at most {MAX_TRIES:,}) or loosen the condition"
-    if accepted == 0:
+    raise_it = "raise --max-tries (at most 10^10) or loosen the condition"
+    if accepted == 0 and early:
+        msg = (f"--where {text!r}: no deal in {tries:,} tries satisfies it; {counted(wanted, 'deal')} would "
+               f"need more than the budget of {budget:,} tries: stopped early; {raise_it}")
+    elif accepted == 0:
         msg = (f"--where {text!r}: no deal in {tries:,} tries satisfies it (the condition may be "
-               f"impossible, or rarer than 1 in {tries:,})")
-        msg += (f"; {counted(wanted, 'deal')} would need more tries than the budget of {budget:,}: stopped "
-                f"early; {raise_it}" if early else f"; {raise_it}")
+               f"impossible, or rarer than 1 in {tries:,}); {raise_it}")
     else:
         need = wanted * tries / accepted
         msg = (f"--where {text!r}: {accepted:,} of {tries:,} tries satisfied it ({_percent(accepted / tries)}); "
                f"{counted(wanted, 'deal')} need about {need:,.0f} tries, over the budget of {budget:,}"
-               + (": stopped early at that rate" if early else "") + f"; {raise_it}")
+               + (": stopped early" if early else "") + f"; {raise_it}")
     raise WhereBudgetError(msg, tries, accepted, wanted)
 
 
