@@ -13,6 +13,7 @@ since, with ``play()`` / ``undo()`` (python-chess style make/unmake).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import Iterable, Sequence
@@ -115,6 +116,31 @@ def format_hand(cards: Iterable[int]) -> str:
     return ".".join("".join("9TJQKA"[r] for r in sorted(rs, reverse=True)) for rs in by_suit)
 
 
+@functools.lru_cache(maxsize=None)
+def _suit_texts(copies: int) -> tuple[str, ...]:
+    """The text of one suit of a hand for each code ``sum(count[rank] * (copies+1)**rank)``."""
+    base = copies + 1
+    out = []
+    for code in range(base ** 6):
+        held = [(code // base ** r) % base for r in range(6)]
+        out.append("".join("9TJQKA"[r] * held[r] for r in range(5, -1, -1)))
+    return tuple(out)
+
+
+def pbn_texts(counts, copies: int = 2) -> list[str]:
+    """``Deal.pbn()`` of many deals at once (N first): ``counts`` ``(n, 4, 24)`` holds each
+    seat's count of each card (:meth:`Deal.counts`), at most ``copies`` of one card.  Returns
+    ``n`` texts ``N:<hand> <hand> <hand> <hand>``, each hand as :func:`format_hand` writes it."""
+    import numpy as np          # here: the command line imports this module and starts light
+
+    counts = np.asarray(counts, dtype=np.int64)
+    base = copies + 1
+    codes = (counts.reshape(len(counts), 4, 4, 6) * base ** np.arange(6)).sum(axis=3).tolist()
+    table = _suit_texts(copies)
+    return ["N:" + " ".join(".".join([table[a], table[b], table[c], table[d]]) for a, b, c, d in deal)
+            for deal in codes]
+
+
 def _counts(cards: Iterable[int]) -> list[int]:
     out = [0] * 24
     for c in cards:
@@ -207,6 +233,15 @@ class Deal:
         if len(set(sizes)) != 1:
             desc = ", ".join(f"{s.name} {n}" for s, n in zip(Seat, sizes))
             raise NotationError(f"hands must hold the same number of cards ({desc}; {deck.name} deals {deck.hand})")
+
+    @classmethod
+    def _dealt(cls, hands: tuple, deck: DeckForm, dealer: Seat) -> "Deal":
+        """A deal from hands already checked: four sorted tuples of :class:`Card` that together
+        hold cards of ``deck`` within its copies, all of one size (as a shuffle of the deck
+        deals them: ``bideuchre.batch`` generation).  No check is made; N is the first seat."""
+        d = object.__new__(cls)
+        d.deck, d.hands, d.first, d.dealer = deck, hands, Seat.N, dealer
+        return d
 
     # -- notation ---------------------------------------------------------------------------
     @classmethod

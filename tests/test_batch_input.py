@@ -249,13 +249,16 @@ def test_the_readers_work_runs_on_the_worker_threads(tmp_path, monkeypatch, sour
     import threading
     from bideuchre.batch import readers
     where = set()
-    real = readers.prepare
 
-    def spy(rec):
-        where.add(threading.current_thread() is threading.main_thread())
-        return real(rec)
+    def spied(real):
+        def spy(*args):
+            where.add(threading.current_thread() is threading.main_thread())
+            return real(*args)
+        return spy
 
-    monkeypatch.setattr(readers, "prepare", spy)
+    # a line's deal is prepared by prepare(); a generated block's texts are made at once
+    monkeypatch.setattr(readers, "prepare", spied(readers.prepare))
+    monkeypatch.setattr(readers, "pbn_texts", spied(readers.pbn_texts))
     src = tmp_path / "in.txt"
     src.write_text("\n".join(real_deals(600)) + "\n")
     records = B.read_records(src, "single24") if source == "file" else B.generate_records(1500, 2)

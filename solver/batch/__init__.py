@@ -11,7 +11,7 @@ The pipeline:
   same deals whatever the number of workers or the chunk size.
 - **Work**: :func:`solve_table_chunk` solves a chunk of deals in one call of the Cython core
   (``bideuchre.search._search.solve_tables``, which runs without the GIL), then turns the core's NS
-  tricks into declaring-side tables with :func:`bideuchre.search.solve.table_from_ns`, exactly as
+  tricks into declaring-side tables with :func:`bideuchre.search.solve.tables_from_ns`, exactly as
   :func:`bideuchre.search.solve.dd_table` does.  Chunks run on a thread pool (default: the core releases
   the GIL, so threads scale and nothing is pickled), a process pool, or a Dask cluster.
 - **Output**: :class:`JsonlWriter`, :class:`CsvWriter`, :class:`NpzWriter`, :class:`ParquetWriter`
@@ -28,7 +28,8 @@ The pipeline:
 The parts, where a reader looks for them: :mod:`.readers` (input), :mod:`.chunks` (the work on a
 chunk), :mod:`.pool` (threads, processes, Dask), :mod:`.summary`, :mod:`.writers` (outputs and
 resume), :mod:`.flat` (results as flat numbers: the CSV columns, the npz arrays, :func:`load`),
-:mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the error and the schema version;
+:mod:`.runner` (:func:`run_batch`); :mod:`.base` holds the errors and the schema version;
+:mod:`.files` the checks on the run's files (no two the same, one run at a time on an output);
 :mod:`.where` deals under a condition (``--where``); :mod:`.plot` draws the summary (``--plot``,
 matplotlib).
 Every public name is importable from ``bideuchre.batch``.
@@ -39,7 +40,8 @@ face over it.
 
 from __future__ import annotations
 
-from .base import SCHEMA, BatchError
+from .base import SCHEMA, BatchError, ResultFileError
+from .files import OutputLock, check_distinct_files
 from .chunks import ChunkResult, ChunkTask, batch_tt_bits, solve_table_chunk
 from .flat import Layout, load
 from .pool import EXECUTORS, check_run_options, default_jobs
@@ -47,8 +49,9 @@ from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, Re
                       generate_records, parse_fixed_hands, read_records)
 from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, default_chunk_size, run_batch
 from .summary import Summary
-from .writers import FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_output, open_writer
-from .where import WhereBudgetError, WhereTally, default_max_tries, filter_records, generate_where
+from .writers import (FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_output, open_writer,
+                      run_options)
+from .where import MAX_TRIES, WhereBudgetError, check_max_tries, WhereTally, default_max_tries, filter_records, generate_where
 
 __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
@@ -57,4 +60,5 @@ __all__ = [
     "GEN_BLOCK", "default_jobs", "batch_tt_bits", "default_chunk_size", "check_output", "check_run_options", "EXECUTORS",
     "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
     "DEALER_MODES", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",
+    "ResultFileError", "OutputLock", "check_distinct_files", "run_options", "MAX_TRIES", "check_max_tries",
 ]

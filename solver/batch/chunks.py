@@ -11,7 +11,7 @@ import numpy as np
 from ..search import _search
 from ..notation import Deal
 from ..rules import BidEuchreError, DeckForm, Preset, Seat
-from ..search.solve import exact_above_for, table_from_ns, table_leaders, tt_bits_for
+from ..search.solve import exact_above_for, tables_from_ns, table_leaders, tt_bits_for
 from .base import BatchError
 from .readers import Record, prepare
 
@@ -81,9 +81,7 @@ def solve_table_chunk(task: ChunkTask) -> ChunkResult:
     leaders = np.array([lead_rows[int(d)] for d in task.dealers], dtype=np.intc).reshape(n, 4)
     counts = np.ascontiguousarray(task.counts, dtype=np.uint8)
     ns = _search.solve_tables(counts, strains, leaders, -1, task.tt_bits, exact_above_for(task.deck))
-    tables = np.empty((n, 4, len(strains)), dtype=np.int8)
-    for i in range(n):
-        tables[i] = table_from_ns(ns[i], preset, int(task.dealers[i]), int(task.totals[i]))
+    tables = tables_from_ns(ns, preset, task.totals)
     alone = par = None
     if task.alone or task.par:
         from ..search.solve import DDTable

@@ -13,9 +13,12 @@ bid of the preset, RULES.md §2):
   ``par_strain``, ``par_tricks`` (the declarer's DD tricks), ``par_ns``, ``par_ew`` (points);
   a hand thrown in has empty contract columns and 0 points; ``par_error`` says why a par could
   not be computed (a partial deal);
-- each key carried from a JSON input line, as a column of its own (text as it is, other values
-  as JSON); in CSV, keys first seen after the header was written go to a last ``extra`` column
-  as JSON.
+- ``options``, only when the run had ``--rule`` or ``--where``: their JSON text
+  (``{"rules": {...}, "where": "..."}``), the same on every row;
+- each key carried from a JSON input line, as a column of its own (text as it is unless it
+  would read as JSON, as in ``"1"`` or ``"true"``, which is written as JSON text with its
+  quotes; other values as JSON); in CSV, keys first seen after the header was written go to a
+  last ``extra`` column as JSON.
 
 npz arrays (``n`` deals, ``S`` strains, ``B`` lone bids, ``G`` cards of the largest exchange):
 ``tables`` ``(n, 4, S)`` int8; ``alone_tricks`` ``(n, 4, S, B)`` int8 (-1: none);
@@ -38,6 +41,7 @@ from ..rules import Card, DeckForm, Preset, Seat
 
 NPZ_LEGEND = __doc__[__doc__.index("npz arrays"):].strip()
 ID_COLUMNS = ["id", "deal", "preset", "dealer", "deck"]
+OPTIONS_COLUMN = "options"      # the run's --rule and --where (writers.run_options), as JSON text
 PAR_COLUMNS = ["par_declarer", "par_bid", "par_strain", "par_tricks", "par_ns", "par_ew", "par_error"]
 CARD_NAMES = tuple(str(Card(i)) for i in range(24))
 
@@ -225,117 +229,343 @@ def alone_json_from_arrays(z, i: int, strains: Sequence[str], bids: Sequence[str
                      for j, st in enumerate(strains)} for s in Seat}
 
 
-def extra_cell(value) -> str | int | float:
-    """A carried input value as a CSV cell: text as it is, numbers as numbers, else JSON."""
-    if isinstance(value, str) or (isinstance(value, (int, float)) and not isinstance(value, bool)):
-        return value
+def carried_text(value) -> str:
+    """A carried input value as text that reads back as that value (:func:`carried_value`):
+    text as it is unless it would read as JSON (``"1"``, ``"true"``, ``"[1]"``) or is empty,
+    then JSON text with its quotes; any other value as JSON."""
+    if isinstance(value, str):
+        if value and not _reads_as_json(value):
+            return value
     return json.dumps(value, ensure_ascii=False)
+
+
+def _reads_as_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def carried_value(cell):
+    """The value of a carried cell (CSV text or Parquet text): missing for an empty cell, the
+    JSON value when the text reads as JSON, else the text itself."""
+    if cell is None or (isinstance(cell, float) and cell != cell) or cell == "":
+        return None
+    if not isinstance(cell, str):
+        return cell
+    try:
+        return json.loads(cell)
+    except (ValueError, RecursionError):
+        return cell
+
+
+def extra_cell(value) -> str | int | float:
+    """A carried input value as a CSV cell: numbers as numbers, else :func:`carried_text`."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return carried_text(value)
+
+
+def options_text(options: dict | None) -> str:
+    """A run's options (:func:`bideuchre.batch.writers.run_options`) as the one JSON text every
+    format stores (keys sorted, no spaces); ``""`` for none."""
+    return json.dumps(options, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if options else ""
+
+
+def read_npz(path, keys: Sequence[str] | None = None, what: str | None = None) -> dict:
+    """The arrays of an ``.npz`` file (only ``keys``, those it has, when given), each read once.
+    Raises :class:`~bideuchre.batch.base.ResultFileError` naming the file (``what``: how to name
+    it, default its path) for a file that is not an npz of plain arrays (cut short, corrupted,
+    another format, pickled objects); OSError for a file that cannot be opened."""
+    from .base import ResultFileError
+    import zipfile
+    import zlib
+
+    name = what or repr(str(path))
+    with open(path, "rb"):
+        pass                                # a missing or unreadable file: its own OSError
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if not hasattr(z, "files"):
+                raise ValueError("one array, not an archive of arrays")
+            return {k: z[k] for k in (z.files if keys is None else [k for k in keys if k in z.files])}
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error, RuntimeError) as exc:
+        raise ResultFileError(f"{name} is not a readable npz ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    """An exception as a short phrase of one line."""
+    text = " ".join(str(exc).split())
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------
 # Loading an output back
 
-_LINE_KEYS = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par")
+_LINE_KEYS = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par", OPTIONS_COLUMN)
+CARRIED_PREFIX = "carried_"     # a carried key named like a column of the output, as load() names it
 
 
 def load(path, fmt: str | None = None):
     """Read a batch output (``.jsonl``, ``.csv``, ``.npz`` or ``.parquet``; ``fmt`` overrides the name) into a
     ``pandas.DataFrame`` with one row per deal and the columns of the module docstring:
     ``id``, ``deal``, ``preset``, ``dealer``, ``deck``, ``tricks_SEAT_STRAIN``, the ``alone_*``
-    and ``par_*`` columns when the run had ``--alone`` / ``--par``, and one column per carried
-    input key.  Empty cells (no lone result, a hand thrown in) are missing values (NaN/None).
-    The same output in any format gives the same values.
+    and ``par_*`` columns when the run had ``--alone`` / ``--par``, ``options`` when it had
+    ``--rule`` or ``--where``, and one column per carried input key.  Empty cells (no lone
+    result, a hand thrown in) are missing values (NaN/None).  The same output in any format
+    gives the same values, carried keys too (as the JSON input had them: ``1``, ``True``,
+    ``[1, 2]``, ``"1"``).  The solved columns always win: a carried key named like one of them
+    (``tricks_N_S``, ``deal``) is the column ``carried_KEY`` (``carried_`` again until the name
+    is free), after the other carried keys.
 
     pandas is optional: ``pip install 'bideuchre[study]'``; Parquet also needs pyarrow
-    (``bideuchre[parquet]``).  Raises BatchError for an unknown format, ImportError (with that
-    advice) without pandas or pyarrow, OSError for a file not read."""
+    (``bideuchre[parquet]``).  Raises BatchError for an unknown format,
+    :class:`~bideuchre.batch.base.ResultFileError` (one line naming the file and what is wrong)
+    for a file that is not a readable batch output of its format (cut short, corrupted, not
+    UTF-8, a line or column missing), ImportError (with that advice) without pandas or pyarrow,
+    OSError for a file that cannot be opened."""
     try:
         import pandas as pd
     except ImportError:
         raise ImportError("bideuchre.batch.load needs pandas: pip install 'bideuchre[study]'") from None
-    from ..rules import get_deck, get_preset
-    from .base import BatchError
     from pathlib import Path
 
+    from .base import BatchError, ResultFileError
+
     fmt = (fmt or Path(path).suffix.lstrip(".") or "jsonl").lower()
-    if fmt in ("csv", "parquet"):
-        if fmt == "csv":
-            df = pd.read_csv(path, dtype={"id": str, "deal": str, "par_declarer": str, "par_bid": str,
-                                          "par_strain": str, "par_error": str, "alone_error": str})
-        else:
+    readers = {"csv": _load_csv, "parquet": _load_parquet, "jsonl": _load_jsonl, "npz": _load_npz}
+    if fmt not in readers:
+        raise BatchError(f"cannot load {str(path)!r}: unknown format {fmt!r} (expected jsonl, csv, npz or parquet)")
+    if fmt == "parquet":
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise ImportError("bideuchre.batch.load needs pyarrow for Parquet: "
+                              "pip install 'bideuchre[parquet]'") from None
+    with open(path, "rb"):
+        pass                                # a missing or unreadable file: its own OSError
+    try:
+        df, options, rows = readers[fmt](pd, path)
+        return _with_extras(pd, df, options, rows)
+    except ResultFileError:
+        raise
+    except (ImportError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other library's error on a corrupted file
+        raise ResultFileError(f"cannot load {str(path)!r} as {fmt}: {_why(exc)}") from None
+
+
+def _layout(preset: str, deck: str, alone: bool, par: bool, options: dict | None) -> Layout:
+    """The layout of an output solved with preset ``preset`` (its ``--rule`` changes in
+    ``options``) on ``deck``."""
+    from ..rules import get_deck, get_preset
+
+    p = get_preset(str(preset))
+    rules = (options or {}).get("rules") or {}
+    if rules:
+        p = p.with_options(**rules)
+    return Layout(p, get_deck(str(deck)), alone, par)
+
+
+def _options_of(text) -> dict:
+    if text is None or (isinstance(text, float) and text != text) or text == "":
+        return {}
+    obj = json.loads(text) if isinstance(text, str) else text
+    if not isinstance(obj, dict):
+        raise ValueError(f"its {OPTIONS_COLUMN!r} is not a JSON object")
+    return obj
+
+
+def _fixed_prefix(header: list, first: dict | None) -> list:
+    """The columns of a CSV or Parquet output that are the run's (the rest are carried keys and
+    ``extra``): the longest layout of its preset and deck, with and without ``--alone`` and
+    ``--par``, that the header starts with, and ``options`` after it when there."""
+    _check_columns_list(header, ID_COLUMNS)
+    if first is None:               # no rows: every column but extra is the run's
+        return [c for c in header if c != "extra"]
+    options = _options_of(first.get(OPTIONS_COLUMN)) if OPTIONS_COLUMN in header else {}
+    best: list = []
+    for alone in (False, True):
+        for par in (False, True):
+            cols = _layout(first["preset"], first["deck"], alone, par, options).columns
+            if header[:len(cols)] == cols and len(cols) > len(best):
+                best = cols
+    if not best:
+        raise ValueError("its columns are not those of a batch output of its preset and deck")
+    if header[len(best):len(best) + 1] == [OPTIONS_COLUMN]:
+        best = best + [OPTIONS_COLUMN]
+    return best
+
+
+def _check_columns_list(header: list, want: list) -> None:
+    missing = [c for c in want if c not in header]
+    if missing:
+        raise ValueError(f"no column {missing[0]!r}: not a batch output")
+
+
+def _load_csv(pd, path):
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None:
+            raise ValueError("an empty file: not a batch output")
+        row = next(reader, None)
+    first = dict(zip(header, row)) if row else None
+    fixed = _fixed_prefix(header, first)
+    text = {"id", "deal", "preset", "dealer", "deck", "par_declarer", "par_bid", "par_strain", "par_error",
+            "alone_error", OPTIONS_COLUMN}
+    carried = [c for c in header if c not in fixed]          # and extra
+    dtype = {c: str for c in header if c in text or c in carried}
+    df = pd.read_csv(path, dtype=dtype, keep_default_na=False,
+                     na_values={c: [""] for c in fixed if c != OPTIONS_COLUMN})
+    if list(df.columns) != header:
+        raise ValueError("repeated column names")
+    rows = _carried_rows(df, [c for c in carried if c != "extra"])
+    df = df.drop(columns=carried)
+    options = _options_of(df[OPTIONS_COLUMN].iloc[0]) if OPTIONS_COLUMN in df.columns and len(df) else {}
+    df["id"] = [_id_value(v) for v in df["id"]]
+    return df, options, rows
+
+
+def _carried_rows(df, carried: list) -> list[dict]:
+    """Each row's carried keys as values (:func:`carried_value` of each cell, missing left out),
+    the ``extra`` column's JSON last."""
+    cols = {c: df[c].tolist() for c in carried}
+    extra = df["extra"].tolist() if "extra" in df.columns else [None] * len(df)
+    rows = []
+    for i in range(len(df)):
+        r = {}
+        for c in carried:
+            v = cols[c][i]
+            if isinstance(v, str):
+                v = carried_value(v)
+            elif v is not None and isinstance(v, float) and v != v:
+                v = None
+            r[c] = v
+        e = extra[i]
+        if isinstance(e, str) and e:
+            more = json.loads(e)
+            if not isinstance(more, dict):
+                raise ValueError(f"row {i + 1}: its 'extra' cell is not a JSON object")
+            r.update(more)
+        rows.append(r)
+    return rows
+
+
+def _load_parquet(pd, path):
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(path)
+    header = t.column_names
+    first = ({c: t[c][0].as_py() for c in ("preset", "deck", OPTIONS_COLUMN) if c in header}
+             if t.num_rows else None)
+    fixed = _fixed_prefix(header, first)
+    carried = [c for c in header if c not in fixed and c != "extra"]
+    extra_cols = carried + (["extra"] if "extra" in header else [])
+    cells = pd.DataFrame({c: t[c].to_pylist() for c in extra_cols})
+    rows = _carried_rows(cells, carried) if extra_cols else [{} for _ in range(t.num_rows)]
+    df = t.select(fixed).to_pandas()
+    for c in df.columns:      # int8/int16 without nulls as int64, as pandas reads a CSV column
+        if pd.api.types.is_integer_dtype(df[c].dtype):
+            df[c] = df[c].astype(np.int64)
+    options = _options_of(df[OPTIONS_COLUMN].iloc[0]) if OPTIONS_COLUMN in df.columns and len(df) else {}
+    df["id"] = [_id_value(v) for v in df["id"]]
+    return df, options, rows
+
+
+def _load_jsonl(pd, path):
+    records, extras = [], []
+    layout = None
+    options: dict = {}
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
             try:
-                import pyarrow.parquet as pq
-            except ImportError:
-                raise ImportError("bideuchre.batch.load needs pyarrow for Parquet: "
-                                  "pip install 'bideuchre[parquet]'") from None
-            df = pq.read_table(path).to_pandas()
-            for c in df.columns:      # int8/int16 without nulls as int64, as pandas reads a CSV column
-                if pd.api.types.is_integer_dtype(df[c].dtype):
-                    df[c] = df[c].astype(np.int64)
-        df["id"] = [_id_value(v) for v in df["id"]]
-        extra = df.pop("extra") if "extra" in df.columns else None
-        rows = [json.loads(e) if isinstance(e, str) and e else {} for e in (extra if extra is not None else [])]
-        return _with_extras(pd, df, rows)
-    if fmt == "jsonl":
-        records, extras = [], []
-        layout = None
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                if not line.strip():
-                    continue
                 obj = json.loads(line)
+                if not isinstance(obj, dict):
+                    raise ValueError("not a JSON object")
                 if layout is None:
-                    p = get_preset(obj["preset"])
-                    layout = Layout(p, get_deck(obj["deck"]), "alone" in obj, "par" in obj)
-                table = np.array([[obj["table"][s.name][st.name] for st in layout.strains] for s in Seat])
+                    options = _options_of(obj.get(OPTIONS_COLUMN))
+                    layout = _layout(obj["preset"], obj["deck"], "alone" in obj, "par" in obj, options)
+                table = np.array([[int(obj["table"][s.name][st.name]) for st in layout.strains] for s in Seat])
                 cells = layout.cells(table, obj.get("alone"), obj.get("par"))
-                records.append([obj["id"], obj["deal"], obj["preset"], obj["dealer"], obj["deck"]]
-                               + [None if c == "" else c for c in cells])
-                extras.append({k: v for k, v in obj.items() if k not in _LINE_KEYS})
-        cols = layout.columns if layout is not None else ID_COLUMNS
-        return _with_extras(pd, pd.DataFrame(records, columns=cols), extras)
-    if fmt == "npz":
-        from ..notation import Deal
-        with np.load(path) as z:
-            a = {k: z[k] for k in z.files}
-        preset, deck = get_preset(str(a["preset"])), get_deck(str(a["deck"]))
-        layout = Layout(preset, deck, "alone_tricks" in a, "par_status" in a)
-        n = len(a["ids"])
-        seats = [s.name for s in Seat]
-        deals = []
-        for row, d in zip(a["deals"], a["dealer"]):
-            cards = [int(c) for c in row if c >= 0]
-            k = len(cards) // 4
-            deals.append(Deal([cards[i * k:(i + 1) * k] for i in range(4)], deck, int(d)).pbn())
-        data = {"id": [_id_value(v) for v in a["ids"]], "deal": deals, "preset": [preset.name] * n,
-                "dealer": [seats[int(d)] for d in a["dealer"]], "deck": [deck.name] * n}
-        t = a["tables"].reshape(n, -1)
-        for j, name in enumerate(layout.result_columns[:t.shape[1]]):
-            data[name] = t[:, j]
-        if layout.alone:
-            tr, al = a["alone_tricks"], a["alone_all"]
-            for s in Seat:
-                for j, st in enumerate(layout.strains):
-                    for k, b in enumerate(layout.lone):
-                        v = tr[:, s, j, k]
-                        none = v < 0
-                        data[f"alone_{s.name}_{st.name}_{b}"] = _missing(v, none)
-                        data[f"alone_{s.name}_{st.name}_{b}_all"] = _missing(al[:, s, j, k].astype(np.int8), none)
-            data["alone_error"] = [None] * n
-        if layout.par:
-            st_names = [st.name for st in layout.strains]
-            ok = a["par_status"] == 1
-            data["par_declarer"] = [seats[int(x)] if o else None for x, o in zip(a["par_declarer"], ok)]
-            data["par_bid"] = [str(x) if o else None for x, o in zip(a["par_bid"], ok)]
-            data["par_strain"] = [st_names[int(x)] if o else None for x, o in zip(a["par_strain"], ok)]
-            data["par_tricks"] = _missing(a["par_tricks"], ~ok)
-            done = a["par_status"] >= 0
-            data["par_ns"] = _missing(a["par_points"][:, 0], ~done)
-            data["par_ew"] = _missing(a["par_points"][:, 1], ~done)
-            data["par_error"] = [None if d else "not computed" for d in done]
-        rows = [json.loads(e) if e else {} for e in a.get("extra", [""] * n)]
-        return _with_extras(pd, pd.DataFrame(data, columns=layout.columns), rows)
-    raise BatchError(f"cannot load {str(path)!r}: unknown format {fmt!r} (expected jsonl, csv, npz or parquet)")
+                row = [obj["id"], obj["deal"], obj["preset"], obj["dealer"], obj["deck"]]
+            except Exception as exc:  # noqa: BLE001 - named with its line below
+                raise ValueError(f"line {lineno}: {_why(exc)}") from None
+            if options:
+                row.append(options_text(_options_of(obj.get(OPTIONS_COLUMN))))
+            records.append(row + [None if c == "" else c for c in cells])
+            extras.append({k: v for k, v in obj.items() if k not in _LINE_KEYS})
+    if layout is None:
+        return pd.DataFrame([], columns=ID_COLUMNS), {}, []
+    cols = ID_COLUMNS + ([OPTIONS_COLUMN] if options else []) + layout.result_columns
+    df = pd.DataFrame(records, columns=cols)
+    return df, options, extras
+
+
+def _load_npz(pd, path):
+    from ..notation import Deal
+
+    a = read_npz(path, what=repr(str(path)))
+    for k in ("ids", "deals", "dealer", "tables", "preset", "deck"):
+        if k not in a:
+            raise ValueError(f"no array {k!r}: not a batch output")
+    options = _options_of(str(a[OPTIONS_COLUMN])) if OPTIONS_COLUMN in a else {}
+    layout = _layout(str(a["preset"]), str(a["deck"]), "alone_tricks" in a, "par_status" in a, options)
+    preset, deck = layout.preset, layout.deck
+    n = len(a["ids"])
+    seats = [s.name for s in Seat]
+    deals = []
+    for row, d in zip(a["deals"], a["dealer"]):
+        cards = [int(c) for c in row if c >= 0]
+        k = len(cards) // 4
+        deals.append(Deal([cards[i * k:(i + 1) * k] for i in range(4)], deck, int(d)).pbn())
+    data = {"id": [_id_value(v) for v in a["ids"]], "deal": deals, "preset": [str(a["preset"])] * n,
+            "dealer": [seats[int(d)] for d in a["dealer"]], "deck": [deck.name] * n}
+    if options:
+        data[OPTIONS_COLUMN] = [options_text(options)] * n
+    t = a["tables"].reshape(n, -1)
+    if t.shape[1] != 4 * len(layout.strains):
+        raise ValueError(f"tables of {t.shape[1]} numbers a deal, not {4 * len(layout.strains)}")
+    for j, name in enumerate(layout.result_columns[:t.shape[1]]):
+        data[name] = t[:, j]
+    if layout.alone:
+        tr, al = a["alone_tricks"], a["alone_all"]
+        for s in Seat:
+            for j, st in enumerate(layout.strains):
+                for k, b in enumerate(layout.lone):
+                    v = tr[:, s, j, k]
+                    none = v < 0
+                    data[f"alone_{s.name}_{st.name}_{b}"] = _missing(v, none)
+                    data[f"alone_{s.name}_{st.name}_{b}_all"] = _missing(al[:, s, j, k].astype(np.int8), none)
+        data["alone_error"] = [None] * n
+    if layout.par:
+        st_names = [st.name for st in layout.strains]
+        ok = a["par_status"] == 1
+        data["par_declarer"] = [seats[int(x)] if o else None for x, o in zip(a["par_declarer"], ok)]
+        data["par_bid"] = [str(x) if o else None for x, o in zip(a["par_bid"], ok)]
+        data["par_strain"] = [st_names[int(x)] if o else None for x, o in zip(a["par_strain"], ok)]
+        data["par_tricks"] = _missing(a["par_tricks"], ~ok)
+        done = a["par_status"] >= 0
+        data["par_ns"] = _missing(a["par_points"][:, 0], ~done)
+        data["par_ew"] = _missing(a["par_points"][:, 1], ~done)
+        data["par_error"] = [None if d else "not computed" for d in done]
+    rows = []
+    for e in (a["extra"].tolist() if "extra" in a else [""] * n):
+        r = json.loads(e) if e else {}
+        if not isinstance(r, dict):
+            raise ValueError("an 'extra' entry is not a JSON object")
+        rows.append(r)
+    if len(rows) != n:
+        raise ValueError(f"{len(rows)} 'extra' entries for {n} deals")
+    cols = ID_COLUMNS + ([OPTIONS_COLUMN] if options else []) + layout.result_columns
+    return pd.DataFrame(data, columns=cols), options, rows
 
 
 def _missing(values: np.ndarray, none: np.ndarray) -> np.ndarray:
@@ -349,15 +579,22 @@ def _id_value(v):
     return int(s) if s.isascii() and s.isdigit() and str(int(s)) == s else s
 
 
-def _with_extras(pd, df, rows: list[dict]):
-    """``df`` with one column per carried key (in order of first appearance)."""
+def _with_extras(pd, df, options: dict, rows: list[dict]):
+    """``df`` with one column per carried key (in order of first appearance); a key named like
+    a column of ``df`` is ``carried_KEY`` (:data:`CARRIED_PREFIX`, again until free), after
+    the others."""
+    if len(rows) != len(df):
+        raise ValueError(f"{len(rows)} rows of carried keys for {len(df)} deals")
     keys: dict[str, None] = {}
     for r in rows:
         keys.update(dict.fromkeys(r))
-    new = {}
-    for k in keys:
+    taken = set(df.columns) | set(keys)
+    new = {k: [r.get(k) for r in rows] for k in keys if k not in df.columns}
+    for k in keys:              # after the others: CSV and Parquet keep these in 'extra'
         if k in df.columns:
-            df[k] = [r[k] if k in r else v for r, v in zip(rows, df[k])]
-        else:
-            new[k] = [r.get(k) for r in rows]
+            name = CARRIED_PREFIX + k
+            while name in taken:
+                name = CARRIED_PREFIX + name
+            taken.add(name)
+            new[name] = [r.get(k) for r in rows]
     return pd.concat([df, pd.DataFrame(new, index=df.index)], axis=1) if new else df.copy()

@@ -12,8 +12,8 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..notation import Deal, counted, parse_hand
-from ..rules import BidEuchreError, DeckForm, NotationError, Seat, get_deck, parse_seat
+from ..notation import Deal, counted, parse_hand, pbn_texts
+from ..rules import BidEuchreError, Card, DeckForm, NotationError, Seat, get_deck, parse_seat
 from ..inputs import one_line, shown
 from ..textio import QUOTE, BadLine, read_lines
 from .base import BatchError
@@ -22,7 +22,8 @@ GEN_BLOCK = 1024      # generated deals per random stream (fixed: deals do not d
 DEALER_MODES = ("rotate", "random")   # --dealer for generated deals, beside a seat
 MAX_GENERATE = 10**9  # generated deals a run at most (ids and input order are int64 arrays)
 
-_RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par")
+# the keys of a batch output's own line (a line of an output read again keeps only its carried keys)
+_RESERVED = ("schema", "id", "deal", "preset", "dealer", "deck", "table", "alone", "par", "options")
 
 
 @dataclass
@@ -286,14 +287,34 @@ def _generate_block(block: tuple[int, int, int], seed: int, deck: DeckForm, fixe
     free = [s for s in Seat if s not in fixed]
     h = deck.hand
     rows, dealers = block_rows(seed, b, rest, random_dealers=dealer == "random")
+    # the block at once with numpy (the reader's work holds the GIL that the solving threads
+    # need): the hands sorted, the counts, the deal texts; each Deal as Deal(...) would make it
+    rows = rows[lo - b * GEN_BLOCK:hi - b * GEN_BLOCK]
+    m = len(rows)
+    hands = np.empty((m, 4, h), dtype=np.int8)
+    for k, s in enumerate(free):
+        hands[:, s] = rows[:, k * h:(k + 1) * h]
+    for s, cards in fixed.items():
+        hands[:, s] = cards
+    hands.sort(axis=2)
+    counts = np.zeros((m, 4, 24), dtype=np.uint8)
+    for c in range(24):
+        counts[:, :, c] = (hands == c).sum(axis=2)
+    pbns = pbn_texts(counts, deck.copies)
+    flat = hands.reshape(m, 4 * h)
+    seat = None if dealer in (None, "rotate", "random") else parse_seat(dealer)
     out = []
-    for i in range(lo, hi):
-        j = i - b * GEN_BLOCK
-        d = int(dealers[j]) if dealers is not None else i % 4 if dealer == "rotate" else dealer
-        rec = Record(i, i + 1, Deal(row_hands(rows[j], fixed, free, h), deck, d), {"seed": seed})
-        prepare(rec)
+    for j, (i, cards) in enumerate(zip(range(lo, hi), hands.tolist())):
+        who = Seat(int(dealers[j + lo - b * GEN_BLOCK])) if dealers is not None else \
+            Seat(i % 4) if dealer == "rotate" else Seat.N if seat is None else seat
+        deal = Deal._dealt(tuple(tuple(_CARDS[c] for c in hand) for hand in cards), deck, who)
+        rec = Record(i, i + 1, deal, {"seed": seed})
+        rec.prep = (pbns[j], counts[j], flat[j])
         out.append(rec)
     return out
+
+
+_CARDS = tuple(Card(i) for i in range(24))
 
 
 def block_rows(seed: int, block: int, rest: np.ndarray,

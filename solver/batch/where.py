@@ -10,7 +10,9 @@ the deals do not depend on ``--jobs`` or the chunk size, a resume regenerates th
 accepted deals are uniform among the deals that satisfy the condition (the tries are uniform
 and independent).  The condition is evaluated with numpy on a whole block of tries at once
 (:meth:`bideuchre.analysis.conditions.Condition.evaluate_counts`).  A budget of tries
-(:func:`default_max_tries`) bounds the work: when it runs out :class:`WhereBudgetError` says
+(:func:`default_max_tries`, at most :data:`MAX_TRIES`) bounds the work: when it runs out, or
+as soon as the acceptance rate measured so far (from :data:`EARLY_TRIES` tries on) says that
+even a generous rate cannot find the deals asked within it, :class:`WhereBudgetError` says
 how many tries were made, how many were accepted, the acceptance rate and the tries the run
 would need.
 
@@ -40,7 +42,9 @@ from .readers import (GEN_BLOCK, BadLine, Record, block_rows, check_generate, pa
                       rest_of_deck, row_hands)
 
 MIN_TRIES = 1_000_000            # the budget of tries is at least this ...
-TRIES_PER_DEAL = 10_000          # ... and this many per deal asked (acceptance down to 0.01%)
+TRIES_PER_DEAL = 10_000          # ... and this many per deal asked (acceptance down to 0.01%) ...
+MAX_TRIES = 10**10               # ... and at most this, the largest --max-tries too (hours of tries)
+EARLY_TRIES = 100_000            # from this many tries on, the acceptance rate decides early
 FILTER_BLOCK = 256               # read deals evaluated together
 
 
@@ -85,8 +89,23 @@ def _percent(rate: float) -> str:
 
 def default_max_tries(n: int) -> int:
     """The budget of tries for ``n`` deals under a condition: ``max(MIN_TRIES, TRIES_PER_DEAL ×
-    n)``, enough for conditions that hold in 1 deal in 10,000 or more often."""
-    return max(MIN_TRIES, TRIES_PER_DEAL * int(n))
+    n)``, enough for conditions that hold in 1 deal in 10,000 or more often, and at most
+    :data:`MAX_TRIES`."""
+    return min(MAX_TRIES, max(MIN_TRIES, TRIES_PER_DEAL * int(n)))
+
+
+def check_max_tries(max_tries: int | None) -> None:
+    """Raise BatchError for a ``--max-tries`` below 1 or above :data:`MAX_TRIES`."""
+    if max_tries is not None and not 1 <= max_tries <= MAX_TRIES:
+        raise BatchError(f"--max-tries takes 1 to {MAX_TRIES:,} tries (got {max_tries:,})")
+
+
+def _hopeless(tries: int, accepted: int, wanted: int, budget: int) -> bool:
+    """Whether, after ``tries`` tries with ``accepted`` deals found, even a generous acceptance
+    rate (an upper bound: ``(k + 4 sqrt(k) + 8) / tries``, above the true rate but with odds
+    of about 1 in 3,000 at ``k = 0``) needs more tries than the budget has left."""
+    high = (accepted + 4 * accepted ** 0.5 + 8) / tries
+    return tries + (wanted - accepted) / high > budget
 
 
 def _block_counts(rows: np.ndarray, free: list[Seat], fixed_counts: dict[Seat, np.ndarray],
@@ -123,9 +142,8 @@ def generate_where(n: int, seed: int, deck: DeckForm | str = "single24",
     if where is not None and (where.kind != "condition" or where.deck != deck):
         raise BatchError(f"--where {where.text!r} must be a condition parsed for the {deck.name} deck")
     dealer = parse_dealer(dealer)
+    check_max_tries(max_tries)
     budget = default_max_tries(n) if max_tries is None else int(max_tries)
-    if budget < 1:
-        raise BatchError(f"--max-tries must be at least 1 (got {budget})")
     rest = rest_of_deck(deck, fixed)
     free = [s for s in Seat if s not in fixed]
     fixed_counts = {s: np.bincount(np.asarray(c, dtype=np.int64), minlength=24) for s, c in fixed.items()}
@@ -159,19 +177,31 @@ def generate_where(n: int, seed: int, deck: DeckForm | str = "single24",
                 break
         if tally is not None and i < n:
             tally.looked, tally.accepted = first + usable, i
+        tries = first + usable
+        if where is not None and i < n and tries >= EARLY_TRIES and _hopeless(tries, i, n, budget):
+            _out_of_tries(tries, i, n, where, budget)
         b += 1
 
 
-def _out_of_tries(tries: int, accepted: int, wanted: int, where: Condition | None) -> None:
+def _out_of_tries(tries: int, accepted: int, wanted: int, where: Condition | None,
+                  budget: int | None = None) -> None:
+    """Raise WhereBudgetError: the budget is spent (``budget`` None: ``tries`` is the budget) or,
+    measured early, the acceptance rate so far says it will not be enough."""
     text = where.text if where is not None else "true"
-    if accepted == 0:
+    early = budget is not None and tries < budget
+    budget = tries if budget is None else budget
+    raise_it = "raise --max-tries (at most 10^10) or loosen the condition"
+    if accepted == 0 and early:
+        msg = (f"--where {text!r}: no deal in {tries:,} tries satisfies it; {counted(wanted, 'deal')} would "
+               f"need more than the budget of {budget:,} tries: stopped early; {raise_it}")
+    elif accepted == 0:
         msg = (f"--where {text!r}: no deal in {tries:,} tries satisfies it (the condition may be "
-               f"impossible, or rarer than 1 in {tries:,}); raise --max-tries or loosen the condition")
+               f"impossible, or rarer than 1 in {tries:,}); {raise_it}")
     else:
         need = wanted * tries / accepted
         msg = (f"--where {text!r}: {accepted:,} of {tries:,} tries satisfied it ({_percent(accepted / tries)}); "
-               f"{counted(wanted, 'deal')} need about {need:,.0f} tries, over the budget of {tries:,}: "
-               f"raise --max-tries or loosen the condition")
+               f"{counted(wanted, 'deal')} need about {need:,.0f} tries, over the budget of {budget:,}"
+               + (": stopped early" if early else "") + f"; {raise_it}")
     raise WhereBudgetError(msg, tries, accepted, wanted)
 
 

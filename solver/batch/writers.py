@@ -18,7 +18,9 @@ from ..rules import BidEuchreError, DeckForm, Preset, Seat, get_deck, get_preset
 from .base import SCHEMA, BatchError
 from .chunks import ChunkResult, RecordChunk
 from .readers import Record
-from .flat import ID_COLUMNS, PAR_COLUMNS, Layout, alone_json_from_arrays, extra_cell, par_json_from_arrays
+from .files import OutputLock
+from .flat import (ID_COLUMNS, OPTIONS_COLUMN, PAR_COLUMNS, Layout, alone_json_from_arrays, carried_text, extra_cell,
+                   options_text, par_json_from_arrays, read_npz)
 from .summary import Summary
 
 FORMATS = ("jsonl", "csv", "npz", "parquet")
@@ -43,8 +45,11 @@ def check_output(path, resume: bool, overwrite: bool = False) -> None:
 
 
 
-def _table_obj(row: np.ndarray, strains) -> dict:
-    return {seat.name: {st.name: int(row[seat, j]) for j, st in enumerate(strains)} for seat in Seat}
+def _table_template(strains) -> str:
+    """``json.dumps`` of a line's table object (``{"N": {"S": 3, ...}, ...}``) with ``%d`` for
+    its numbers, seat after seat: a chunk's tables are written with one ``%`` each (the main
+    thread holds the GIL the solving threads need while it writes)."""
+    return json.dumps({seat.name: {st.name: 0 for st in strains} for seat in Seat}).replace("0", "%d")
 
 
 def _fsync(fh) -> None:
@@ -82,31 +87,71 @@ def _drop_partial_tail(path: Path) -> int:
         return size - keep
 
 
+def run_options(preset: Preset, where: str | None = None) -> dict:
+    """What an output records of the options that made it, beyond its preset and deck name and
+    the deals themselves: ``"rules"``, the table options that differ from the named preset's
+    (:meth:`~bideuchre.rules.Preset.changed_options`, ``--rule``), and ``"where"``, the text of
+    the ``--where`` condition.  ``{}`` for a preset as defined and no condition."""
+    out: dict = {}
+    rules = preset.changed_options()
+    if rules:
+        out["rules"] = json.loads(json.dumps(rules, sort_keys=True))
+    if where is not None:
+        out["where"] = str(where)
+    return out
+
+
+def _describe(options: dict) -> str:
+    """Options as the command line gives them: ``--rule penalty=100 --where '...'``."""
+    words = [f"--rule {k}={v if isinstance(v, str) else json.dumps(v)}"
+             for k, v in sorted((options.get("rules") or {}).items())]
+    if options.get("where") is not None:
+        words.append(f"--where {options['where']!r}")
+    return " ".join(words) if words else "no --rule nor --where"
+
+
 class Writer:
     """Base of the output writers.  ``done`` holds the ids (as ``str``) already in the output
-    when resuming; ``write(chunk, result)`` appends one chunk durably; ``close()`` finishes."""
+    when resuming; ``write(chunk, result)`` appends one chunk durably; ``close()`` finishes.
+
+    The output is locked for the writer's life (:class:`~bideuchre.batch.files.OutputLock`,
+    taken before anything is read or removed, let go by ``close()``): a second writer on it
+    raises BatchError naming the pid of the first.  ``options`` (:func:`run_options`) is
+    recorded in the output; a resume refuses an output recorded with other options, as it
+    refuses another preset or deck."""
 
     fmt = ""
 
     def __init__(self, path, preset: Preset, deck: DeckForm, *, alone: bool = False,
                  par: bool = False, resume: bool = False, overwrite: bool = False,
-                 summary: Summary | None = None):
+                 summary: Summary | None = None, where: str | None = None):
         self.path = None if path in (None, "-") else Path(path)
         self.preset, self.deck = preset, deck
         self.strains = tuple(preset.strains)
         self.alone, self.par = alone, par
         self.summary = summary
+        self.options = run_options(preset, where)
         self.done: set[str] = set()
         self.done_deals: dict[str, tuple] = {}      # id -> the deal as written (see _stored)
         self.written = 0
         check_output(path, resume, overwrite)
-        if self.path is not None and resume:
-            self._resume()
-        elif self.path is not None and self._exists():
-            if not overwrite:
-                raise BatchError(f"output {str(self.path)!r} exists; rerun with --resume to finish it "
-                                 f"or --overwrite to start again")
-            self._remove()
+        self.lock = OutputLock(self.path) if self.path is not None else None
+        try:
+            if self.path is not None and resume:
+                self._resume()
+            elif self.path is not None and self._exists():
+                if not overwrite:
+                    raise BatchError(f"output {str(self.path)!r} exists; rerun with --resume to finish it "
+                                     f"or --overwrite to start again")
+                self._remove()
+        except BaseException:
+            self.unlock()
+            raise
+
+    def unlock(self) -> None:
+        """Let the output's lock go (``close()`` does)."""
+        if getattr(self, "lock", None) is not None:
+            self.lock.release()
 
     def _exists(self) -> bool:
         """Whether the output holds results: a regular file that is not empty (an empty file,
@@ -121,10 +166,24 @@ class Writer:
     def _resume(self) -> None:
         raise NotImplementedError
 
-    def _check_same(self, preset: str, deck: str, where: str) -> None:
+    def _check_same(self, preset: str, deck: str, where: str, options=None) -> None:
+        """Raise BatchError unless a result of the output (``where`` names it) was solved with
+        this writer's preset, deck and options (``options``: as stored, a dict, its JSON text,
+        or None/empty for none)."""
         if (preset, deck) != (self.preset.name, self.deck.name):
             raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with preset {preset} "
                              f"and deck {deck}, not {self.preset.name} and {self.deck.name}")
+        if isinstance(options, str):
+            try:
+                options = json.loads(options) if options else {}
+            except json.JSONDecodeError:
+                options = ()
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise BatchError(f"cannot resume {str(self.path)!r}: {where}: its {OPTIONS_COLUMN!r} cannot be read")
+        if options_text(options) != options_text(self.options):
+            raise BatchError(f"cannot resume {str(self.path)!r}: {where} was solved with {_describe(options)}, "
+                             f"not {_describe(self.options)}; give the first run's options")
 
     def check_first(self, rec: "Record") -> None:
         """Raise BatchError unless the input's first good deal is the output's: chunks are
@@ -188,10 +247,13 @@ class _TextWriter(Writer):
     """A writer appending text to ``self.fh`` (a file, or stdout which is only flushed)."""
 
     def close(self, complete: bool = True) -> None:
-        if self.fh is not sys.stdout:
-            self.fh.close()
-        else:
-            self.fh.flush()
+        try:
+            if self.fh is not sys.stdout:
+                self.fh.close()
+            else:
+                self.fh.flush()
+        finally:
+            self.unlock()
 
 
 class JsonlWriter(_TextWriter):
@@ -203,7 +265,11 @@ class JsonlWriter(_TextWriter):
 
     def __init__(self, path, *args, **kw):
         super().__init__(path, *args, **kw)
-        self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8")
+        try:
+            self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8")
+        except BaseException:
+            self.unlock()
+            raise
 
     def _resume(self) -> None:
         if not self.path.exists():
@@ -216,7 +282,7 @@ class JsonlWriter(_TextWriter):
                 try:
                     obj = json.loads(line)
                     rid = obj["id"]
-                    self._check_same(obj["preset"], obj["deck"], f"line {lineno}")
+                    self._check_same(obj["preset"], obj["deck"], f"line {lineno}", obj.get(OPTIONS_COLUMN))
                     table = np.array([[obj["table"][s.name][st.name] for st in self.strains] for s in Seat],
                                      dtype=np.int8)
                 except (json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -226,20 +292,29 @@ class JsonlWriter(_TextWriter):
                            obj.get("alone") if self.alone else None)
 
     def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
-        strains = self.strains
         pname, dname = self.preset.name, self.deck.name
+        template = _table_template(self.strains)
+        tables = result.tables.reshape(len(chunk), -1).tolist()
+        seats = [s.name for s in Seat]
         lines = []
-        for i in range(len(chunk)):
+        for i, dealer in enumerate(chunk.dealers.tolist()):
+            # json.dumps of {id, carried keys, schema, deal, preset, dealer, deck, table[,
+            # options][, alone][, par]}, the table's text made from its template
             obj = {"id": chunk.ids[i]}
             obj.update(chunk.extras[i])
-            obj.update({"schema": SCHEMA, "deal": chunk.pbns[i], "preset": pname,
-                        "dealer": Seat(int(chunk.dealers[i])).name, "deck": dname,
-                        "table": _table_obj(result.tables[i], strains)})
+            rest = {}
+            if self.options:
+                rest[OPTIONS_COLUMN] = self.options
             if result.alone is not None:
-                obj["alone"] = result.alone[i]
+                rest["alone"] = result.alone[i]
             if result.par is not None:
-                obj["par"] = result.par[i]
-            lines.append(json.dumps(obj, ensure_ascii=False))
+                rest["par"] = result.par[i]
+            for k in (*rest, "table"):
+                obj.pop(k, None)            # once in the line, the table last but rest
+            obj.update({"schema": SCHEMA, "deal": chunk.pbns[i], "preset": pname,
+                        "dealer": seats[dealer], "deck": dname, "table": None})
+            line = json.dumps(obj, ensure_ascii=False)[:-len("null}")] + template % tuple(tables[i])
+            lines.append(line + (", " + json.dumps(rest, ensure_ascii=False)[1:] if rest else "}"))
         self.fh.write("\n".join(lines) + "\n")
         _fsync(self.fh)
         self.written += len(chunk)
@@ -259,7 +334,11 @@ class CsvWriter(_TextWriter):
         self.header: list[str] | None = None        # as in the file (set on resume)
         super().__init__(path, *args, **kw)
         self.layout = Layout(self.preset, self.deck, self.alone, self.par)
-        self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8", newline="")
+        try:
+            self.fh = sys.stdout if self.path is None else open(self.path, "a", encoding="utf-8", newline="")
+        except BaseException:
+            self.unlock()
+            raise
 
     @staticmethod
     def _rows(rows) -> str:
@@ -283,40 +362,56 @@ class CsvWriter(_TextWriter):
                     or any(c in results for c in header[len(want):]):
                 raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's "
                                  f"(the same preset, deck, --alone and --par?)")
+            has_options = header[len(want):len(want) + 1] == [OPTIONS_COLUMN]
             self.header = header
             ntab = 4 * len(self.strains)
             at = {name: k for k, name in enumerate(header)}
+            rows = 0
             for row in reader:
                 if not row:
                     continue
+                rows += 1
                 try:
-                    self._check_same(row[2], row[4], f"line {reader.line_num}")
+                    self._check_same(row[2], row[4], f"line {reader.line_num}",
+                                     row[at[OPTIONS_COLUMN]] if has_options else None)
                     table = np.array(row[5:5 + ntab], dtype=np.int8).reshape(4, len(self.strains))
                     par = layout.par_from_cells({c: row[at[c]] for c in PAR_COLUMNS}) if self.par else None
                     alone = (layout.alone_from_cells({c: row[at[c]] for c in layout.result_columns
                                                       if c.startswith("alone_")}) if self.alone else None)
+                except BatchError:
+                    raise
                 except (ValueError, IndexError) as exc:
                     raise BatchError(f"cannot resume {str(self.path)!r}: line {reader.line_num}: {exc}") from None
                 self._seen(row[0], table, par, (row[1], row[3]), alone)
+            if has_options != bool(self.options):
+                raise BatchError(f"cannot resume {str(self.path)!r}: its columns are not this command's "
+                                 f"(the same --rule and --where?)")
+
+    def _fixed(self) -> list[str]:
+        """The columns before the carried keys: the layout's, then ``options`` when recorded."""
+        return self.layout.columns + ([OPTIONS_COLUMN] if self.options else [])
 
     def _start(self, chunk: RecordChunk | None) -> None:
         """Write the header: the fixed columns, the carried keys of ``chunk``, ``extra``."""
         keys: dict[str, None] = {}
+        fixed = set(self._fixed()) | {"extra"}
         for e in (chunk.extras if chunk is not None else ()):
-            keys.update(dict.fromkeys(k for k in e if k not in self.layout.columns and k != "extra"))
-        self.header = self.layout.columns + list(keys) + ["extra"]
+            keys.update(dict.fromkeys(k for k in e if k not in fixed))
+        self.header = self._fixed() + list(keys) + ["extra"]
         self.fh.write(self._rows([self.header]))
 
     def write(self, chunk: RecordChunk, result: ChunkResult) -> None:
         if self.header is None:
             self._start(chunk)
-        carried = self.header[len(self.layout.columns):-1]
+        carried = self.header[len(self._fixed()):-1]
         rows = []
         pname, dname = self.preset.name, self.deck.name
+        options = [options_text(self.options)] if self.options else []
         for i in range(len(chunk)):
             row = [chunk.ids[i], chunk.pbns[i], pname, Seat(int(chunk.dealers[i])).name, dname]
             row += self.layout.cells(result.tables[i], None if result.alone is None else result.alone[i],
                                      None if result.par is None else result.par[i])
+            row += options
             e = chunk.extras[i]
             row += [extra_cell(e[k]) if k in e else "" for k in carried]
             rest = {k: v for k, v in e.items() if k not in carried}
@@ -327,10 +422,12 @@ class CsvWriter(_TextWriter):
         self.written += len(chunk)
 
     def close(self, complete: bool = True) -> None:
-        if complete and self.header is None:
-            self._start(None)
-            _fsync(self.fh)
-        super().close(complete)
+        try:
+            if complete and self.header is None:
+                self._start(None)
+                _fsync(self.fh)
+        finally:
+            super().close(complete)
 
 
 class _PartsWriter(Writer):
@@ -353,9 +450,13 @@ class _PartsWriter(Writer):
         self.parts = Path(str(path) + ".parts")
         self._finished_output = False       # a finished OUTPUT being resumed, not yet a part
         super().__init__(path, *args, **kw)       # checks that OUTPUT's directory exists
-        self.layout = Layout(self.preset, self.deck, self.alone, self.par)
-        self.parts.mkdir(exist_ok=True)
-        self.run = max((run for run, _ in map(_part_key, self._part_paths())), default=0) + 1
+        try:
+            self.layout = Layout(self.preset, self.deck, self.alone, self.par)
+            self.parts.mkdir(exist_ok=True)
+            self.run = max((run for run, _ in map(_part_key, self._part_paths())), default=0) + 1
+        except BaseException:
+            self.unlock()
+            raise
 
     def _exists(self) -> bool:
         return super()._exists() or (self.parts.exists() and any(self.parts.iterdir()))
@@ -394,6 +495,16 @@ class _PartsWriter(Writer):
             os.replace(self.path, self.parts / f"part-0000-000000{self.suffix}")
             self._finished_output = False
 
+    def close(self, complete: bool = True) -> None:
+        """Assemble the output (``complete``), or keep the parts for a resume; let the lock go."""
+        try:
+            self._finish(complete)
+        finally:
+            self.unlock()
+
+    def _finish(self, complete: bool) -> None:
+        raise NotImplementedError
+
     def _abandon(self) -> None:
         """An interrupted run: the parts stay for --resume; an empty parts directory goes."""
         if self.parts.exists() and not any(self.parts.iterdir()):
@@ -428,22 +539,37 @@ class NpzWriter(_PartsWriter):
     fmt = "npz"
     suffix = ".npz"
 
+    _RESUME_KEYS = ("preset", "deck", OPTIONS_COLUMN, "ids", "tables", "deals", "dealer", "par_status",
+                    "par_declarer", "par_bid", "par_strain", "alone_tricks", "alone_all")
+
     def _resume(self) -> None:
+        names = [st.name for st in self.strains]
+        bids = Layout(self.preset, self.deck, self.alone, self.par).lone   # _resume runs before __init__ sets self.layout
         for part in self._sources():
-            with np.load(part) as z:
-                self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}")
-                # each array read once (an NpzFile reads the array again on every z[key])
+            what = f"cannot resume {str(self.path)!r}: {part.name}"
+            z = read_npz(part, self._RESUME_KEYS, what=what)        # each array read once
+            try:
+                self._check_same(str(z["preset"]), str(z["deck"]), f"part {part.name}",
+                                 str(z[OPTIONS_COLUMN]) if OPTIONS_COLUMN in z else None)
                 ids, tables, deals, dealers = z["ids"], z["tables"], z["deals"], z["dealer"]
                 par = ({k: z[k] for k in ("par_status", "par_declarer", "par_bid", "par_strain")}
-                       if "par_status" in z.files else None)
+                       if "par_status" in z else None)
                 alone = ({k: z[k] for k in ("alone_tricks", "alone_all")}
-                         if self.alone and "alone_tricks" in z.files else None)
-                names = [st.name for st in self.strains]
-                bids = Layout(self.preset, self.deck, self.alone, self.par).lone   # _resume runs before __init__ sets self.layout
+                         if self.alone and "alone_tricks" in z else None)
+                if self.par != (par is not None) or self.alone != (alone is not None) \
+                        or tables.shape[1:] != (4, len(names)) or not len(ids) == len(deals) == len(dealers) == len(tables):
+                    raise BatchError(f"{what}: its arrays are not this command's (the same preset, deck, "
+                                     f"--alone and --par?)")
                 for k, rid in enumerate(ids):
                     self._seen(str(rid), tables[k], None if par is None else par_json_from_arrays(par, k, names),
                                (tuple(int(c) for c in deals[k] if c >= 0), int(dealers[k])),
                                None if alone is None else alone_json_from_arrays(alone, k, names, bids))
+            except BatchError:
+                raise
+            except KeyError as exc:
+                raise BatchError(f"{what}: no array {exc}: not a part of this command") from None
+            except (IndexError, ValueError, TypeError) as exc:
+                raise BatchError(f"{what}: its arrays cannot be read ({type(exc).__name__}: {exc})") from None
 
     def _stored(self, deal: Deal) -> tuple:
         """A deal as the npz output stores it: (card ids hand after hand, dealer)."""
@@ -463,12 +589,14 @@ class NpzWriter(_PartsWriter):
                       dealer=chunk.dealers, tables=result.tables,
                       strains=np.array([st.name for st in self.strains]),
                       preset=np.array(self.preset.name), deck=np.array(self.deck.name))
+        if self.options:
+            arrays[OPTIONS_COLUMN] = np.array(options_text(self.options))
         arrays.update(self.layout.arrays(result.alone, result.par))
         arrays["extra"] = np.array([json.dumps(e, ensure_ascii=False) if e else "" for e in chunk.extras])
         _atomic_npz(self._part_name(chunk), arrays, compress=False)
         self.written += len(chunk)
 
-    def close(self, complete: bool = True) -> None:
+    def _finish(self, complete: bool) -> None:
         if not complete:
             self._abandon()
             return
@@ -479,10 +607,10 @@ class NpzWriter(_PartsWriter):
                 "par_points", "extra")
         cols: dict[str, list] = {k: [] for k in keys}
         for part in parts:
-            with np.load(part) as z:
-                for k in keys:
-                    if k in z.files:
-                        cols[k].append(z[k])
+            z = read_npz(part, keys, what=f"cannot finish {str(self.path)!r}: {part.name}")
+            for k in keys:
+                if k in z:
+                    cols[k].append(z[k])
         n = sum(len(a) for a in cols["ids"])
         out = {}
         if n:
@@ -498,6 +626,8 @@ class NpzWriter(_PartsWriter):
         out.update(self.layout.legend())
         out.update(preset=np.array(self.preset.name), deck=np.array(self.deck.name),
                    schema=np.array(SCHEMA))
+        if self.options:
+            out[OPTIONS_COLUMN] = np.array(options_text(self.options))
         _atomic_npz(self.path, out, compress=True)
         shutil.rmtree(self.parts)
 
@@ -533,7 +663,7 @@ class ParquetWriter(_PartsWriter):
         pa = self.pa
         types = {"int8": pa.int8(), "int16": pa.int16(), "str": pa.string()}
         return [pa.field(c, types[t], nullable=c not in ID_COLUMNS and not c.startswith("tricks_"))
-                for c, t in layout.dtypes.items()]
+                for c, t in layout.dtypes.items()] + ([pa.field(OPTIONS_COLUMN, pa.string())] if self.options else [])
 
     def _resume(self) -> None:
         pa, pq = self.pa, self.pq
@@ -557,9 +687,15 @@ class ParquetWriter(_PartsWriter):
                 raise BatchError(f"cannot resume {str(self.path)!r}: {part.name} has an empty tricks cell")
             table = np.stack([t[c].to_numpy() for c in tricks], axis=-1).astype(np.int8) \
                 .reshape(t.num_rows, 4, len(self.strains))
-            col = {c: t[c].to_pylist() for c in ID_COLUMNS + (PAR_COLUMNS if self.par else []) + lone}
+            has_options = names[len(want):len(want) + 1] == [OPTIONS_COLUMN]
+            col = {c: t[c].to_pylist() for c in ID_COLUMNS + (PAR_COLUMNS if self.par else []) + lone
+                   + ([OPTIONS_COLUMN] if has_options else [])}
+            if not t.num_rows and has_options != bool(self.options):
+                raise BatchError(f"cannot resume {str(self.path)!r}: {part.name}: its columns are not this "
+                                 f"command's (the same --rule and --where?)")
             for k in range(t.num_rows):
-                self._check_same(col["preset"][k], col["deck"][k], f"{part.name} row {k + 1}")
+                self._check_same(col["preset"][k], col["deck"][k], f"{part.name} row {k + 1}",
+                                 col[OPTIONS_COLUMN][k] if has_options else None)
                 par = layout.par_from_cells({c: col[c][k] for c in PAR_COLUMNS}) if self.par else None
                 alone = (layout.alone_from_cells({c: "" if col[c][k] is None else col[c][k] for c in lone})
                          if self.alone else None)
@@ -575,9 +711,11 @@ class ParquetWriter(_PartsWriter):
                   "dealer": [Seat(int(d)).name for d in chunk.dealers], "deck": [self.deck.name] * n}
         for j, c in enumerate(self.layout.result_columns):
             values[c] = [None if r[j] == "" else r[j] for r in rows]
+        if self.options:
+            values[OPTIONS_COLUMN] = [options_text(self.options)] * n
         fields = self._fields(self.layout)
         arrays = [pa.array(values[f.name], type=f.type) for f in fields]
-        fixed = set(self.layout.columns) | {"extra"}
+        fixed = set(self.layout.columns) | {"extra", OPTIONS_COLUMN}
         keys: dict[str, None] = {}
         for e in chunk.extras:
             keys.update(dict.fromkeys(k for k in e if k not in fixed))
@@ -592,7 +730,7 @@ class ParquetWriter(_PartsWriter):
         _atomic(self._part_name(chunk), lambda fh: pq.write_table(table, fh))
         self.written += n
 
-    def close(self, complete: bool = True) -> None:
+    def _finish(self, complete: bool) -> None:
         if not complete:
             self._abandon()
             return
@@ -647,7 +785,7 @@ def _pyarrow():
 def _carried_array(pa, values: list):
     """A carried input key's values in one chunk (None: absent or null) as an Arrow array:
     bool, int64 or float64 when every value is a boolean, an integer or a number, else text
-    (values that are not text as JSON, as :func:`extra_cell` writes a CSV cell)."""
+    (:func:`~bideuchre.batch.flat.carried_text`, as a CSV cell has it: it reads back as the value)."""
     present = [v for v in values if v is not None]
     if not present:
         return pa.nulls(len(values))
@@ -657,8 +795,7 @@ def _carried_array(pa, values: list):
         return pa.array(values, pa.int64())
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
         return pa.array([None if v is None else float(v) for v in values], pa.float64())
-    return pa.array([None if v is None else v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-                     for v in values], pa.string())
+    return pa.array([None if v is None else carried_text(v) for v in values], pa.string())
 
 
 def _unify_types(pa, types: list):
@@ -700,12 +837,16 @@ _WRITERS = {"jsonl": JsonlWriter, "csv": CsvWriter, "npz": NpzWriter, "parquet":
 
 def open_writer(fmt: str | None, path, preset: Preset | str, deck: DeckForm | str | None = None, *,
                 alone: bool = False, par: bool = False, resume: bool = False,
-                overwrite: bool = False, summary: Summary | None = None) -> Writer:
+                overwrite: bool = False, summary: Summary | None = None, where: str | None = None) -> Writer:
     """A writer for ``fmt`` (``jsonl``, ``csv``, ``npz`` or ``parquet``; None: from the file
     name, default ``jsonl``) at ``path`` (None or ``-``: stdout, not for npz or parquet).  With
     ``resume`` the ids already in the output are in ``writer.done`` (and their tables in
-    ``summary``).  Raises BatchError for an unknown format, an existing output without
-    ``resume``/``overwrite``, an output that cannot be resumed, or Parquet without pyarrow."""
+    ``summary``).  ``where``: the text of the run's ``--where``, recorded with the preset's
+    ``--rule`` changes (:func:`run_options`).  The output is locked until ``close()``
+    (:class:`Writer`).  Raises BatchError for an unknown format, an existing output without
+    ``resume``/``overwrite``, an output locked by another run (naming its pid), an output that
+    cannot be resumed (another preset, deck, ``--rule`` or ``--where``; a corrupted file:
+    :class:`~bideuchre.batch.base.ResultFileError`), or Parquet without pyarrow."""
     preset = get_preset(preset)
     deck = preset.deck if deck is None else get_deck(deck)
     if fmt is None:
@@ -715,4 +856,4 @@ def open_writer(fmt: str | None, path, preset: Preset | str, deck: DeckForm | st
     if fmt not in _WRITERS:
         raise BatchError(f"unknown format {fmt!r} (expected one of: {' '.join(FORMATS)})")
     return _WRITERS[fmt](path, preset, deck, alone=alone, par=par, resume=resume,
-                         overwrite=overwrite, summary=summary)
+                         overwrite=overwrite, summary=summary, where=where)

@@ -162,10 +162,18 @@ def table_leaders(preset: Preset, dealer: int) -> list[int]:
 def table_from_ns(ns: np.ndarray, preset: Preset, dealer: int, total: int) -> np.ndarray:
     """Turn the core's NS tricks per (leader slot, strain) into declaring-side tricks per
     (declarer, strain)."""
-    out = np.empty((4, ns.shape[1]), dtype=np.int8)
+    return tables_from_ns(ns[None], preset, np.array([total]))[0]
+
+
+def tables_from_ns(ns: np.ndarray, preset: Preset, totals: np.ndarray) -> np.ndarray:
+    """:func:`table_from_ns` of many deals at once: ``ns`` ``(n, leader slots, strains)``, the
+    tricks of each deal's hand ``totals`` ``(n,)``; returns ``(n, 4 declarers, strains)`` int8."""
+    ns = np.asarray(ns)
+    out = np.empty((ns.shape[0], 4, ns.shape[2]), dtype=np.int8)
+    totals = np.asarray(totals).reshape(-1, 1)
     for d in range(4):
-        row = ns[0] if preset.first_lead == "left_of_dealer" else ns[d]
-        out[d] = row if d % 2 == 0 else total - row
+        row = ns[:, 0] if preset.first_lead == "left_of_dealer" else ns[:, d]
+        out[:, d] = row if d % 2 == 0 else totals - row
     return out
 
 
