@@ -52,6 +52,7 @@ from ..rules import (
     parse_strain,
 )
 from ..search.solve import first_leader, get_solver
+from .advice import default_workers
 from .auction import Bid, hand_result, parse_bid
 from .explain import PlayAnalysis, _groups
 from .lone import lone_leader
@@ -59,10 +60,12 @@ from .sampler import SeatView
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
            "DEFAULT_EXACT_LIMIT", "OBJECTIVES", "SDStep", "SDReview", "review_record",
-           "review_play", "make_bid"]
+           "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures",
+           "view_groups"]
 
 DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
+METHODS = ("pimc", "alphamu")
 _CHUNK = 32
 
 
@@ -253,31 +256,60 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
     else:
         counts = view.samples(seed, samples)
         weights = np.ones(samples, dtype=np.int64)
+    groups = view_groups(view)
+    reps = [g[0] for g in groups]
+    rest = _solve_all(counts, view, reps, workers)
+    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
+    mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
+    return advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                       distinct, seed)
+
+
+def view_groups(view: SeatView) -> list[list[int]]:
+    """The legal cards of the seat to move in groups of equivalent ones (touching with respect
+    to every card still in play; :func:`~bideuchre.analysis.explain._groups`), in the order the
+    advice lists them before sorting."""
     present = [c for c in range(24) for _ in range(int(view.pool[c]))]
     present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
     present += [int(c) for _, c in view.trick]
-    groups = _groups([int(c) for c in view.legal_cards()], present, int(view.strain))
-    reps = [g[0] for g in groups]
-    rest = _solve_all(counts, view, reps, workers)
+    return _groups([int(c) for c in view.legal_cards()], present, int(view.strain))
+
+
+def measures(preset: Preset, view: SeatView, declarer: Seat | None, bid: Bid | None,
+             mine: np.ndarray) -> dict:
+    """The objective measures of whole-hand tricks ``mine`` (any shape: the tricks of the
+    advised seat's side): ``{"tricks", "make", "score"}`` float arrays of the same shape (the
+    chance to make when declaring, to set when defending; points of the seat's side minus the
+    other side's, :func:`~bideuchre.analysis.auction.hand_result`), and ``"made"``: whether the
+    declaring side makes ``bid``.  Without a bid only ``"tricks"``."""
+    out = {"tricks": mine.astype(np.float64)}
+    if bid is None:
+        return out
     n = view.deck.hand
-    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
-    mine = ns if view.seat % 2 == 0 else n - ns
+    dside = mine if declarer % 2 == view.seat % 2 else n - mine
+    made = dside >= bid.needs(n)
+    diff = np.array([hand_result(preset, bid, t)[0] - hand_result(preset, bid, t)[1]
+                     for t in range(n + 1)], dtype=np.float64)
+    sign = 1.0 if declarer % 2 == view.seat % 2 else -1.0
+    out["score"] = sign * diff[dside]
+    out["make"] = (made if sign > 0 else ~made).astype(np.float64)
+    out["made"] = made.astype(np.float64)
+    return out
+
+
+def advice_from(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
+                objective: str, groups: list, mine: np.ndarray, weights: np.ndarray,
+                exact: bool, distinct: int, seed: int) -> PlayAdvice:
+    """The :class:`PlayAdvice` of per-deal results: ``mine`` ``(D, G)`` the advised seat's
+    side's whole-hand tricks per deal and group (``groups`` order), ``weights`` ``(D,)``."""
     w = weights.astype(np.float64)
     t_mean, t_se = _mean_se(mine.astype(np.float64), w, exact)
+    ms = measures(preset, view, declarer, bid, mine)
     p_make = ev = ev_se = None
     if bid is not None:
-        dside = ns if declarer % 2 == 0 else n - ns
-        made = dside >= bid.needs(n)
-        diff = np.array([hand_result(preset, bid, t)[0] - hand_result(preset, bid, t)[1]
-                         for t in range(n + 1)], dtype=np.float64)
-        sign = 1.0 if declarer % 2 == view.seat % 2 else -1.0
-        pts = sign * diff[dside]
-        p_make, _ = _mean_se(made.astype(np.float64), w, exact)
-        ev, ev_se = _mean_se(pts, w, exact)
-        measure = {"tricks": mine.astype(np.float64), "score": pts,
-                   "make": (made if sign > 0 else ~made).astype(np.float64)}[objective]
-    else:
-        measure = mine.astype(np.float64)
+        p_make, _ = _mean_se(ms["made"], w, exact)
+        ev, ev_se = _mean_se(ms["score"], w, exact)
+    measure = ms[objective]
     obj_mean = (measure * w[:, None]).sum(axis=0) / w.sum()
     key = lambda g: (-round(obj_mean[g], 9), -round(ev[g], 9) if ev is not None else 0,  # noqa: E731
                      -round(t_mean[g], 9), g)
@@ -294,7 +326,7 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
                                 None if p_make is None else float(p_make[g]),
                                 None if ev is None else float(ev[g]),
                                 None if ev_se is None else float(ev_se[g]), se_vs, close))
-    return PlayAdvice(view, preset, declarer, bid, exact, int(counts.shape[0]), distinct, seed,
+    return PlayAdvice(view, preset, declarer, bid, exact, int(mine.shape[0]), distinct, seed,
                       objective, cards, mine[:, order], weights)
 
 
@@ -303,9 +335,10 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
                 preset: Preset | str = "standard", played: Iterable = (),
                 lone: int | str | None = None, known: dict | None = None,
                 samples: int | None = None, seed: int = 1,
-                exact_limit: int = DEFAULT_EXACT_LIMIT, objective: str = "score",
-                workers: int = 1, dealer: int | str | None = None,
-                deck: str | DeckForm | None = None) -> PlayAdvice:
+                exact_limit: int | None = None, objective: str = "score",
+                workers: int | None = None, dealer: int | str | None = None,
+                deck: str | DeckForm | None = None, method: str = "pimc",
+                depth: int | None = None) -> PlayAdvice:
     """Advice for ``seat`` to play now, from its view alone (module docstring).
 
     ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
@@ -316,9 +349,13 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     first lead (may stop mid-trick; it must then be ``seat``'s turn); ``lone``: the lone seat;
     ``known``: ``{seat: cards}`` other seats are known to hold (cards shown); ``samples`` and
     ``seed``: the sampling (default :func:`default_play_samples`); ``exact_limit``: evaluate
-    every consistent deal when there are at most this many; ``objective``: ``"tricks"``,
-    ``"make"`` or ``"score"``; ``workers``: threads (results do not depend on it); ``deck``:
-    a deck form other than the preset's (double48's double40 option).
+    every consistent deal when there are at most this many (default: the method's); ``objective``: ``"tricks"``,
+    ``"make"`` or ``"score"``; ``workers``: threads (default every core; results do not
+    depend on it); ``deck``: a deck form other than the preset's (double48's double40
+    option); ``method``: ``"pimc"`` (the module docstring) or ``"alphamu"``
+    (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
+    seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
+    defaults to its own, and it runs on one thread).
 
     Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
     :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
@@ -345,7 +382,31 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
         dl = decl if dealer is None else parse_seat(dealer)
         leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
     view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
-    return advise_view(view, p, decl, b, samples, seed, exact_limit, objective, workers)
+    return advise_method(view, p, decl, b, method, samples, seed, exact_limit, objective,
+                         workers, depth)
+
+
+def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
+                  method: str = "pimc", samples: int | None = None, seed: int = 1,
+                  exact_limit: int | None = None, objective: str = "score",
+                  workers: int | None = None, depth: int | None = None) -> PlayAdvice:
+    """:func:`advise_view` (``method`` ``"pimc"``) or
+    :func:`~bideuchre.analysis.alphamu.alphamu_view` (``"alphamu"``) for a view already built;
+    ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core.
+    Raises RulesError for an unknown method, or ``depth`` with ``pimc`` other than 1."""
+    if method not in METHODS:
+        raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
+    if method == "pimc":
+        if depth not in (None, 1):
+            raise RulesError(f"--depth {depth}: pimc scores each card double dummy (depth 1); "
+                             "use --method alphamu")
+        return advise_view(view, preset, declarer, bid, samples, seed,
+                           DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
+                           default_workers() if workers is None else workers)
+    from .alphamu import DEFAULT_AM_EXACT_LIMIT, DEFAULT_DEPTH, alphamu_view
+    return alphamu_view(view, preset, declarer, bid, samples, seed,
+                        DEFAULT_AM_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
+                        DEFAULT_DEPTH if depth is None else depth)
 
 
 # ---------------------------------------------------------------------------------------------
