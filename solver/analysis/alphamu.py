@@ -295,5 +295,7 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
         best = max(range(len(f)), key=lambda k: (round(score[k], 9), round(tr[k], 9)))
         cols.append(a[best])
     mine = np.stack(cols, axis=1).astype(np.int64)
-    return p.advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
-                         distinct, seed)
+    adv = p.advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                        distinct, seed)
+    adv.method, adv.depth = "alphamu", depth
+    return adv

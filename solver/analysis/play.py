@@ -125,7 +125,9 @@ class PlayAdvice:
     ``deals``: deals evaluated; ``consistent``: distinct consistent deals; ``seed``;
     ``objective``; ``cards``: one :class:`CardAdvice` per group, best first for the objective;
     ``recommend``: the first of them.  ``tricks`` is ``(deals, groups)``: per deal and group
-    (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights.
+    (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights;
+    ``method`` (``"pimc"`` or ``"alphamu"``) and ``depth`` (the seat's cards chosen jointly:
+    1 for pimc).
     """
 
     view: SeatView
@@ -140,6 +142,8 @@ class PlayAdvice:
     cards: list[CardAdvice]
     tricks: np.ndarray = field(repr=False)
     weights: np.ndarray = field(repr=False)
+    method: str = "pimc"
+    depth: int = 1
 
     @property
     def recommend(self) -> CardAdvice:
@@ -154,7 +158,8 @@ class PlayAdvice:
         v = self.view
         obj = {"seat": v.seat.name, "exact": self.exact, "deals": self.deals,
                "consistent_deals": self.consistent, "seed": self.seed,
-               "objective": self.objective, "recommend": str(self.recommend.card),
+               "objective": self.objective, "method": self.method, "depth": self.depth,
+               "recommend": str(self.recommend.card),
                "too_close": self.too_close,
                "cards": [c.to_json() for c in self.cards],
                "preset": self.preset.name, "deck": v.deck.name, "strain": v.strain.name,
@@ -460,15 +465,18 @@ class SDReview:
 
 def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnalysis,
                 preset: Preset | str = "standard", lone=None, samples: int | None = None,
-                seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1) -> SDReview:
+                seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
+                workers: int | None = None) -> SDReview:
     """Judge every card of a played hand single dummy (module docstring).
 
     ``deal``: the hands as dealt; ``strain``, ``leader`` (first), ``played`` (Cards in order),
     ``lone``; ``analysis``: the hand's :func:`~bideuchre.analysis.explain.analyse_play` (its
     DD costs decide "unlucky").  For the card at index i, the player's view is their own hand
     as dealt and the cards before it; the measure is expected tricks (objective ``tricks``).
-    Returns an :class:`SDReview`.
+    ``workers``: threads (default every core).  Returns an :class:`SDReview`.
     """
+    if workers is None:
+        workers = default_workers()
     p = get_preset(preset)
     if deal.deck != p.deck:
         p = p.on_deck(deal.deck)
@@ -511,7 +519,7 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
 
 
 def review_record(record, analysis: PlayAnalysis, samples: int | None = None, seed: int = 1,
-                  exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1,
+                  exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int | None = None,
                   preset: Preset | str | None = None) -> SDReview:
     """:func:`review_play` of a :class:`bideuchre.records.HandRecord` under ``preset`` (default:
     the record's, else ``standard``; the deck form is the record's) with its DD ``analysis``
