@@ -500,3 +500,33 @@ def _read_output(path: Path, header: dict) -> list:
         if ln.get("deal") != k + 1:
             raise MatchError(f"{path}: line {k + 2} is deal {ln.get('deal')}, expected {k + 1}")
     return lines
+
+
+def plot_match(result: MatchResult, path: str | os.PathLike) -> Path:
+    """Draw a match (``.png`` or ``.svg``): A's running mean edge with its 95 % band against
+    the deals played, and the histogram of the per-deal edges.  Raises BatchError (from
+    :func:`bideuchre.batch.plot.check_plot`) for a bad target or no matplotlib."""
+    from ..batch.plot import _figure_class, check_plot
+
+    p = check_plot(path)
+    Figure = _figure_class()
+    fig = Figure(figsize=(9, 3.6))
+    ax1, ax2 = fig.subplots(1, 2)
+    e = result.edges
+    k = np.arange(1, len(e) + 1)
+    run = np.cumsum(e) / k
+    sq = np.cumsum(e * e)
+    var = np.where(k > 1, (sq - k * run ** 2) / np.maximum(k - 1, 1), 0.0)
+    se = np.sqrt(np.maximum(var, 0) / k)
+    ax1.plot(k, run, color="C0")
+    ax1.fill_between(k, run - 1.96 * se, run + 1.96 * se, color="C0", alpha=0.25)
+    ax1.axhline(0, color="grey", lw=0.8)
+    ax1.set_xlabel("deals")
+    ax1.set_ylabel(f"{result.a} − {result.b}, points a deal")
+    ax1.set_title(f"{result.preset.name}: {result.edge:+.2f} ± {result.se:.2f}")
+    ax2.hist(e, bins=min(60, max(10, len(np.unique(e)))), color="C1")
+    ax2.set_xlabel("edge on a deal (points)")
+    ax2.set_ylabel("deals")
+    fig.tight_layout()
+    fig.savefig(p)
+    return p
