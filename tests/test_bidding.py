@@ -212,6 +212,8 @@ def test_match_independent_of_workers_and_chunks(tmp_path):
 def test_match_resume(tmp_path):
     f = tmp_path / "m.jsonl"
     run_match("model", "heuristic", "racehorse", 20, seed=3, jobs=1, output=f, chunk_size=8)
+    with open(f, "a") as fh:
+        fh.write('{"deal": 21, "pbn": "N:')        # a line cut short by a killed run
     full = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, output=f, resume=True, chunk_size=8)
     straight = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, chunk_size=50)
     assert np.array_equal(full.edges, straight.edges)
