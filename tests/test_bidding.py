@@ -45,7 +45,7 @@ ALL_WITH_DATA = [p for p in PRESETS if have_data(p)]
 # decisions whose answer is clear
 
 # both bowers (SJ CJ), A K of trumps, a side ace (HA), a small diamond
-STRONG = {6: "AKJ.A.9.J", 8: "AKJ.A.KQ.J", 12: "AKJT9.A.Q9.JT9"}
+STRONG = {6: "AKJ.A.9.J", 8: "AKJ.A.KQ.JQ", 12: "AKJT9.A.Q9.JT99"}
 # no trump above a 10 in any suit strain (no jack: no bower) and no ace
 WEAK = {6: "T9.T9.T.9", 12: "TT99.TT99.T9.99"}
 
