@@ -137,6 +137,29 @@ def cmd_fit(args) -> None:
     print(json.dumps(report, indent=1))
 
 
+def cmd_report(args) -> None:
+    """The held-out calibration of the shipped data as markdown tables."""
+    data = Path(__file__).resolve().parents[1] / "solver" / "bidding" / "data"
+    print("| deck | strains | first lead | held-out hands | MAE model | MAE hand-blind | log-loss model | log-loss hand-blind |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    names = {"leader0": "declarer", "leader1": "declarer's left", "leader2": "partner", "leader3": "declarer's right"}
+    for f in sorted(data.glob("*.calibration.json")):
+        r = json.loads(f.read_text())
+        for kind, rows in r["tricks"].items():
+            for lead, e in rows.items():
+                print(f"| {r['deck']} | {kind} | {names[lead]} | {e['n']:,} | {e['mae']:.3f} | {e['mae_blind']:.3f} | "
+                      f"{e['logloss']:.3f} | {e['logloss_blind']:.3f} |")
+    print()
+    print("| preset | lone bid, strains | held-out hands | rate | mean P | log-loss model | log-loss hand-blind |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for f in sorted(data.glob("*.calibration.json")):
+        r = json.loads(f.read_text())
+        for preset, rows in r["lone"].items():
+            for key, e in rows.items():
+                print(f"| {preset} | {key} | {e['n']:,} | {e['rate']:.4f} | {e['mean_p']:.4f} | "
+                      f"{e['logloss']:.4f} | {e['logloss_blind']:.4f} |")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -151,8 +174,9 @@ def main(argv=None) -> None:
     f.add_argument("deck", choices=["single24", "double32", "double48"])
     f.add_argument("--work", default="/tmp/bidmodel-train")
     f.add_argument("--out", default=None)
+    sub.add_parser("report", help="the shipped data's held-out calibration, as markdown")
     args = ap.parse_args(argv)
-    {"deals": cmd_deals, "fit": cmd_fit}[args.cmd](args)
+    {"deals": cmd_deals, "fit": cmd_fit, "report": cmd_report}[args.cmd](args)
 
 
 if __name__ == "__main__":
