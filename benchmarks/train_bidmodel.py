@@ -140,24 +140,22 @@ def cmd_fit(args) -> None:
 def cmd_report(args) -> None:
     """The held-out calibration of the shipped data as markdown tables."""
     data = Path(__file__).resolve().parents[1] / "solver" / "bidding" / "data"
+    reports = [json.loads(f.read_text()) for f in sorted(data.glob("*.calibration.json"))]
+    names = {"leader0": "declarer", "leader1": "declarer's left", "leader2": "partner", "leader3": "declarer's right"}
+    tricks = [(r["deck"], kind, names[lead], e) for r in reports for kind, rows in r["tricks"].items()
+              for lead, e in rows.items()]
+    lone = [(preset, key, e) for r in reports for preset, rows in r["lone"].items() for key, e in rows.items()]
     print("| deck | strains | first lead | held-out hands | MAE model | MAE hand-blind | log-loss model | log-loss hand-blind |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
-    names = {"leader0": "declarer", "leader1": "declarer's left", "leader2": "partner", "leader3": "declarer's right"}
-    for f in sorted(data.glob("*.calibration.json")):
-        r = json.loads(f.read_text())
-        for kind, rows in r["tricks"].items():
-            for lead, e in rows.items():
-                print(f"| {r['deck']} | {kind} | {names[lead]} | {e['n']:,} | {e['mae']:.3f} | {e['mae_blind']:.3f} | "
-                      f"{e['logloss']:.3f} | {e['logloss_blind']:.3f} |")
+    for deck, kind, lead, e in tricks:
+        print(f"| {deck} | {kind} | {lead} | {e['n']:,} | {e['mae']:.3f} | {e['mae_blind']:.3f} | "
+              f"{e['logloss']:.3f} | {e['logloss_blind']:.3f} |")
     print()
     print("| preset | lone bid, strains | held-out hands | rate | mean P | log-loss model | log-loss hand-blind |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    for f in sorted(data.glob("*.calibration.json")):
-        r = json.loads(f.read_text())
-        for preset, rows in r["lone"].items():
-            for key, e in rows.items():
-                print(f"| {preset} | {key} | {e['n']:,} | {e['rate']:.4f} | {e['mean_p']:.4f} | "
-                      f"{e['logloss']:.4f} | {e['logloss_blind']:.4f} |")
+    for preset, key, e in lone:
+        print(f"| {preset} | {key} | {e['n']:,} | {e['rate']:.4f} | {e['mean_p']:.4f} | "
+              f"{e['logloss']:.4f} | {e['logloss_blind']:.4f} |")
 
 
 def cmd_reliability(args) -> None:
