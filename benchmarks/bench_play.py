@@ -49,8 +49,9 @@ from bideuchre.analysis.explain import analyse_play, principal_variation  # noqa
 from bideuchre.analysis.par import par  # noqa: E402
 from bideuchre.analysis.play import play_advice, review_play  # noqa: E402
 from bideuchre.notation import Deal, Position, format_hand  # noqa: E402
-from bideuchre.rules import DECKS, Card, Side, effective_suit, rank_order  # noqa: E402
+from bideuchre.rules import DECKS, Card, Side  # noqa: E402
 from bideuchre.search.solve import get_solver  # noqa: E402
+from bideuchre.bidding.play_match import heuristic_card, run_play_match  # noqa: E402
 
 
 def random_deal(seed: int, deck: str = "single24") -> Deal:
@@ -112,32 +113,8 @@ def speed(a) -> dict:
 # strength
 
 def baseline_card(pos: Position) -> Card:
-    """The baseline's card (module docstring)."""
-    st = int(pos.strain)
-    legal = pos.legal_cards()
-    trump = st if st < 4 else -1
-
-    def low(c):       # lowest: side suits before trumps, then by order
-        return (int(effective_suit(c, st)) == trump, rank_order(c, st))
-
-    if not pos.trick:
-        return max(legal, key=lambda c: (rank_order(c, st) + (10 if int(effective_suit(c, st)) == trump else 0), -int(c)))
-    cards = [c for _, c in pos.trick]
-    from bideuchre.rules import trick_winner
-    wi = trick_winner(cards, st)
-    win_seat, win_card = pos.trick[wi]
-    if win_seat.side == pos.to_move.side:
-        return min(legal, key=low)
-    ws, wo = int(effective_suit(win_card, st)), rank_order(win_card, st)
-
-    def beats(c):
-        s, o = int(effective_suit(c, st)), rank_order(c, st)
-        return (s == ws and o > wo) or (s == trump and ws != trump)
-
-    winners = [c for c in legal if beats(c)]
-    if winners:
-        return min(winners, key=low)
-    return min(legal, key=low)
+    """The baseline's card (module docstring): the play match's ``heuristic`` policy."""
+    return heuristic_card(pos)
 
 
 def play_deal(deal: Deal, contract, smart: Side, a, index: int) -> int:

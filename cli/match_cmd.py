@@ -12,7 +12,7 @@ from .common import err, guard, out, preset_with_rules, print_json, rule_option,
 
 
 def match_cmd(
-    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice-dd, par (or a registered one)."),
+    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice-dd, par (or a registered one); with --play: heuristic, pimc, alphamu, dd."),
     b: str = typer.Argument(..., help="Policy B."),
     preset: str = typer.Option("standard", "--preset", "-p", help="The rules (standard pepper double32 racehorse double48)."),
     deals: int = typer.Option(1000, "--deals", "-n", help="Deals, each played twice with the seats swapped."),
@@ -22,6 +22,8 @@ def match_cmd(
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --output and play the rest."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Draw the running edge and the edges' histogram (.png/.svg)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    play: bool = typer.Option(False, "--play", help="A play match: each deal's par contract, the declaring side played by A and the defenders by B, then swapped."),
+    samples: Optional[int] = typer.Option(None, "--samples", help="With --play: the sampling policies' deals (default each method's)."),
     rule: list[str] = rule_option(),
 ) -> None:
     """A duplicate match: the same seeded deals twice, A north-south then east-west, the dealer
@@ -34,6 +36,8 @@ def match_cmd(
         from bideuchre.batch.plot import check_plot
 
         p = preset_with_rules(preset, rule)
+        if play:
+            return _play_match(a, b, p, deals, seed, samples, output, json_out)
         if plot is not None:
             check_plot(plot)
         res = run_match(a, b, p, deals, seed, jobs=jobs, output=output, resume=resume)
@@ -59,6 +63,24 @@ def match_cmd(
             out.print(f"thrown in: {res.thrown_in:,} hands of {2 * res.deals:,}", highlight=False)
         if plot is not None:
             err.print(f"plot written to {plot}", highlight=False)
+
+
+def _play_match(a, b, p, deals, seed, samples, output, json_out) -> None:
+    """``match --play``: thin over :func:`bideuchre.bidding.play_match.run_play_match`."""
+    from bideuchre.bidding.play_match import run_play_match
+
+    res = run_play_match(a, b, p, deals, seed, samples, output)
+    if json_out:
+        print_json(res.to_json())
+        return
+    out.print(f"[bold]{a}[/bold] vs [bold]{b}[/bold] · play · {p.name} · {res.points.deals:,} deals × 2 "
+              f"(par contracts) · seed {seed}", highlight=False)
+    for what, r, unit in (("points", res.points, "points"), ("tricks", res.tricks, "tricks")):
+        lo, hi = r.ci95
+        out.print(f"edge of {a}: {r.edge:+.3f} ± {r.se:.3f} {unit} a deal (95 % interval {lo:+.3f} .. {hi:+.3f})",
+                  highlight=False)
+    if res.skipped:
+        out.print(f"skipped (thrown in): {res.skipped:,}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
