@@ -266,3 +266,23 @@ def test_play_method_alphamu_and_cli():
     assert r.exit_code == 2 and "--depth" in r.output
     with pytest.raises(RulesError):
         play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="pimc", depth=3)
+
+
+def test_play_match_dd_both_sides_is_the_par_tricks_and_antisymmetric():
+    from bideuchre.analysis.par import par
+    from bideuchre.batch import generate_records
+    from bideuchre.bidding.play_match import play_out, run_play_match
+    for rec in generate_records(4, 5, RACE.deck, dealer="rotate"):
+        c = par(rec.deal, RACE).contract
+        if c is not None:
+            assert play_out(rec.deal, RACE, c, "dd", "dd") == c.tricks          # DD both sides
+            assert play_out(rec.deal, RACE, c, "dd", "heuristic") >= c.tricks   # a weaker defence
+    ab = run_play_match("heuristic", "dd", RACE, 4, 5)
+    ba = run_play_match("dd", "heuristic", RACE, 4, 5)
+    assert ab.points.edge == pytest.approx(-ba.points.edge)
+    assert ab.tricks.edge == pytest.approx(-ba.tricks.edge) and ab.tricks.edge <= 0
+    same = run_play_match("heuristic", "heuristic", RACE, 4, 5)
+    assert same.points.edge == 0 and same.tricks.edge == 0 and same.points.se == 0
+    from bideuchre.bidding.match import MatchError
+    with pytest.raises(MatchError):
+        run_play_match("heuristic", "oracle", RACE, 2)
