@@ -269,21 +269,9 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
     consistent deals exceed ``exact_limit`` (default :func:`default_alphamu_worlds`).  Raises
     RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
     p = _p()
-    if objective not in p.OBJECTIVES:
-        raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(p.OBJECTIVES)})")
-    if bid is None:
-        objective = "tricks"
-    if worlds is None:
-        worlds = default_alphamu_worlds(view.deck)
-    if worlds < 1:
-        raise RulesError(f"--samples must be at least 1, got {worlds}")
-    distinct, _ = view.count()
-    exact = distinct <= exact_limit
-    if exact:
-        counts, weights = view.enumerate()
-    else:
-        counts = view.samples(seed, worlds)
-        weights = np.ones(worlds, dtype=np.int64)
+    objective, distinct, exact, counts, weights = p.consistent_deals(
+        view, bid, objective, default_alphamu_worlds(view.deck) if worlds is None else worlds,
+        seed, exact_limit)
     groups, fronts, _ = alphamu_fronts(view, counts, depth)
     w = weights.astype(np.float64)
     cols = []

@@ -60,7 +60,7 @@ from .sampler import SeatView
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
            "DEFAULT_EXACT_LIMIT", "OBJECTIVES", "SDStep", "SDReview", "review_record",
-           "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures",
+           "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures", "consistent_deals",
            "view_groups"]
 
 DEFAULT_EXACT_LIMIT = 20_000
@@ -246,12 +246,29 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
                 samples: int | None = None, seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
                 objective: str = "score", workers: int = 1) -> PlayAdvice:
     """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only."""
+    objective, distinct, exact, counts, weights = consistent_deals(
+        view, bid, objective, default_play_samples(view.deck) if samples is None else samples,
+        seed, exact_limit)
+    groups = view_groups(view)
+    reps = [g[0] for g in groups]
+    rest = _solve_all(counts, view, reps, workers)
+    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
+    mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
+    return advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                       distinct, seed)
+
+
+def consistent_deals(view: SeatView, bid: Bid | None, objective: str, samples: int, seed: int,
+                     exact_limit: int) -> tuple[str, int, bool, np.ndarray, np.ndarray]:
+    """The deals a method evaluates: ``(objective, distinct, exact, counts, weights)`` --
+    the objective (``"tricks"`` without a bid), the number of consistent deals, whether they
+    are all enumerated (at most ``exact_limit``), their ``(D, 4, 24)`` counts and ``(D,)``
+    weights (else ``samples`` deals of ``seed``, weight 1).  Raises RulesError for an unknown
+    objective or ``samples`` below 1."""
     if objective not in OBJECTIVES:
         raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
-    if bid is None and objective != "tricks":
+    if bid is None:
         objective = "tricks"
-    if samples is None:
-        samples = default_play_samples(view.deck)
     if samples < 1:
         raise RulesError(f"--samples must be at least 1, got {samples}")
     distinct, _ = view.count()
@@ -261,13 +278,7 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
     else:
         counts = view.samples(seed, samples)
         weights = np.ones(samples, dtype=np.int64)
-    groups = view_groups(view)
-    reps = [g[0] for g in groups]
-    rest = _solve_all(counts, view, reps, workers)
-    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
-    mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
-    return advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
-                       distinct, seed)
+    return objective, distinct, exact, counts, weights
 
 
 def view_groups(view: SeatView) -> list[list[int]]:
