@@ -3,6 +3,8 @@
     python benchmarks/bench_play.py speed [--repeat 3] [--json]
     python benchmarks/bench_play.py strength [--deals 500] [--seed 13] [--samples 200]
                                              [--exact-limit 2000] [--out FILE] [--json]
+    python benchmarks/bench_play.py match --a alphamu --b pimc [--deals 500] [--seed 26]
+                                          [--preset racehorse] [--out FILE] [--json]
 
 **speed** (one worker; each figure the median of ``--repeat`` runs, the thread's TT cleared
 first; CPU time of the process, which a busy shared machine does not inflate, and wall time):
@@ -15,6 +17,11 @@ first; CPU time of the process, which a busy shared machine does not inflate, an
 - ``double32_lead`` / ``double48_lead``: an opening lead with 200 samples (double32 preset,
   random deal of seed 32; double48 preset, random deal of seed 48, 4 spades as trumps, declarer
   N; reported).
+
+**match**: the duplicate play match of ``bideuchre match --play A B``
+(:func:`bideuchre.bidding.play_match.run_play_match`: each deal's par contract, A declaring
+and B defending, then swapped; A's edge in points and tricks with the SE clustered by deal
+and the 95 % interval), each policy at its defaults.
 
 **strength**: self-play over ``--deals`` random single24 deals (deal i from
 ``random.Random(seed * 1_000_003 + i)``), preset racehorse, the par contract of each deal
@@ -174,7 +181,10 @@ def strength(a) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["speed", "strength"])
+    ap.add_argument("what", choices=["speed", "strength", "match"])
+    ap.add_argument("--a", default="alphamu")
+    ap.add_argument("--b", default="pimc")
+    ap.add_argument("--preset", default="racehorse")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip48", action="store_true", help="speed: skip the double48 lead")
     ap.add_argument("--deals", type=int, default=500)
@@ -185,7 +195,11 @@ def main() -> None:
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    res = speed(a) if a.what == "speed" else strength(a)
+    if a.what == "match":
+        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, output=a.out)
+        res = r.to_json()
+    else:
+        res = speed(a) if a.what == "speed" else strength(a)
     res["machine"] = f"{platform.machine()} {platform.python_version()}"
     if a.json:
         print(json.dumps(res))
