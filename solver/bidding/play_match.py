@@ -41,7 +41,8 @@ from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_
 from ..search.solve import first_leader
 from .match import MatchError, MatchResult, _Tally
 
-__all__ = ["PLAY_POLICIES", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out"]
+__all__ = ["PLAY_POLICIES", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
+           "summarise_play"]
 
 PLAY_POLICIES = ("heuristic", "pimc", "alphamu", "dd")
 
@@ -112,6 +113,26 @@ def play_out(deal, preset: Preset, contract, declaring: str, defending: str,
     return pos.tricks_won[side]
 
 
+def _tally(pts: _Tally, trk: _Tally, line: dict) -> None:
+    """Add one deal's line to the points and tricks tallies (the bidding match's: its runs
+    are A's side first, then B's -- A declares run 1, B run 2)."""
+    runs = {"r1": {"declarer": "N", "made": line["r1"]["made"]},
+            "r2": {"declarer": "N", "made": line["r2"]["made"]}}
+    pts.add([dict(runs, edge=line["edge"])])
+    trk.add([dict(runs, edge=line["edge_tricks"])])
+
+
+def summarise_play(lines, preset: Preset | str, a: str, b: str, seed: int,
+                   skipped: int = 0) -> "PlayMatchResult":
+    """The :class:`PlayMatchResult` of per-deal lines (as :func:`run_play_match` writes them:
+    a killed run's ``--output`` summarised)."""
+    pts, trk = _Tally(), _Tally()
+    for line in lines:
+        _tally(pts, trk, line)
+    p = get_preset(preset)
+    return PlayMatchResult(pts.result(p, a, b, seed, 1), trk.result(p, a, b, seed, 1), skipped)
+
+
 @dataclass
 class PlayMatchResult:
     """A play match: ``points`` and ``tricks`` (each a :class:`MatchResult`: A's mean edge a
@@ -161,15 +182,14 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
             r = [hand_result(p, c.bid, t) for t in (t1, t2)]
             p1, p2 = r[0][0] - r[0][1], r[1][0] - r[1][1]
             made = [t >= c.bid.needs(p.tricks) for t in (t1, t2)]
-            # the tally's runs: A's side first ("N"), then B's: A declares run 1, B run 2
-            runs = {"r1": {"declarer": "N", "made": made[0]}, "r2": {"declarer": "N", "made": made[1]}}
-            pts.add([dict(runs, edge=(p1 - p2) / 2)])
-            trk.add([dict(runs, edge=(t1 - t2) / 2)])
+            line = {"i": k, "deal": deal.pbn(), "declarer": c.declarer.name, "bid": str(c.bid),
+                    "strain": c.strain.name, "dd": c.tricks,
+                    "r1": {"tricks": t1, "points": p1, "made": made[0]},
+                    "r2": {"tricks": t2, "points": p2, "made": made[1]},
+                    "edge": (p1 - p2) / 2, "edge_tricks": (t1 - t2) / 2}
+            _tally(pts, trk, line)
             if fh:
-                fh.write(json.dumps({"i": k, "deal": deal.pbn(), "declarer": c.declarer.name,
-                                     "bid": str(c.bid), "strain": c.strain.name, "dd": c.tricks,
-                                     "r1": {"tricks": t1, "points": p1}, "r2": {"tricks": t2, "points": p2},
-                                     "edge": (p1 - p2) / 2, "edge_tricks": (t1 - t2) / 2}) + "\n")
+                fh.write(json.dumps(line) + "\n")
                 fh.flush()
             if progress:
                 progress(k + 1, deals)
