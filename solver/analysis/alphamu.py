@@ -64,6 +64,7 @@ __all__ = ["alphamu_view", "default_alphamu_worlds", "DEFAULT_DEPTH", "DEFAULT_A
 
 DEFAULT_DEPTH = 2
 DEFAULT_AM_EXACT_LIMIT = 64
+FRONT_CAP = 128     # vectors kept per front (memory bound); past it, those of the best sums
 
 
 def default_alphamu_worlds(deck) -> int:
@@ -85,7 +86,9 @@ class SearchStats:
 
 def _pareto(vs: list) -> list:
     """The vectors of ``vs`` (equal-length int arrays) that no other one dominates (at least as
-    good in every world), duplicates dropped; order kept."""
+    good in every world), duplicates dropped; order kept.  At most :data:`FRONT_CAP` are kept
+    (those of the largest sums: past the cap the search is a lower bound of the exact αμ
+    value; memory stays bounded, about 16 (4 x cap)**2 x worlds bytes)."""
     if len(vs) <= 1:
         return vs
     uniq = {}
@@ -95,10 +98,17 @@ def _pareto(vs: list) -> list:
     if len(vs) == 1:
         return vs
     a = np.stack(vs)
+    if len(vs) > 4 * FRONT_CAP:                               # memory bound: best means first
+        keep = np.argsort(-a.sum(axis=1), kind="stable")[:4 * FRONT_CAP]
+        a = a[keep]
+        vs = [vs[k] for k in keep]
     ge = (a[:, None, :] >= a[None, :, :]).all(axis=2)        # ge[i, j]: i >= j everywhere
     np.fill_diagonal(ge, False)
     dominated = ge.any(axis=0)                                # some other i >= j (and != j)
-    return [v for v, d in zip(vs, dominated) if not d]
+    out = [v for v, d in zip(vs, dominated) if not d]
+    if len(out) > FRONT_CAP:
+        out = sorted(out, key=lambda v: -int(v.sum()))[:FRONT_CAP]
+    return out
 
 
 class _Search:
