@@ -3,6 +3,8 @@
     python benchmarks/bench_play.py speed [--repeat 3] [--json]
     python benchmarks/bench_play.py strength [--deals 500] [--seed 13] [--samples 200]
                                              [--exact-limit 2000] [--out FILE] [--json]
+    python benchmarks/bench_play.py match --a alphamu --b pimc [--deals 500] [--seed 26]
+                                          [--preset racehorse] [--out FILE] [--json]
 
 **speed** (one worker; each figure the median of ``--repeat`` runs, the thread's TT cleared
 first; CPU time of the process, which a busy shared machine does not inflate, and wall time):
@@ -15,6 +17,11 @@ first; CPU time of the process, which a busy shared machine does not inflate, an
 - ``double32_lead`` / ``double48_lead``: an opening lead with 200 samples (double32 preset,
   random deal of seed 32; double48 preset, random deal of seed 48, 4 spades as trumps, declarer
   N; reported).
+
+**match**: the duplicate play match of ``bideuchre match --play A B``
+(:func:`bideuchre.bidding.play_match.run_play_match`: each deal's par contract, A declaring
+and B defending, then swapped; A's edge in points and tricks with the SE clustered by deal
+and the 95 % interval), each policy at its defaults.
 
 **strength**: self-play over ``--deals`` random single24 deals (deal i from
 ``random.Random(seed * 1_000_003 + i)``), preset racehorse, the par contract of each deal
@@ -49,8 +56,9 @@ from bideuchre.analysis.explain import analyse_play, principal_variation  # noqa
 from bideuchre.analysis.par import par  # noqa: E402
 from bideuchre.analysis.play import play_advice, review_play  # noqa: E402
 from bideuchre.notation import Deal, Position, format_hand  # noqa: E402
-from bideuchre.rules import DECKS, Card, Side, effective_suit, rank_order  # noqa: E402
+from bideuchre.rules import DECKS, Card, Side  # noqa: E402
 from bideuchre.search.solve import get_solver  # noqa: E402
+from bideuchre.bidding.play_match import heuristic_card, run_play_match  # noqa: E402
 
 
 def random_deal(seed: int, deck: str = "single24") -> Deal:
@@ -112,32 +120,8 @@ def speed(a) -> dict:
 # strength
 
 def baseline_card(pos: Position) -> Card:
-    """The baseline's card (module docstring)."""
-    st = int(pos.strain)
-    legal = pos.legal_cards()
-    trump = st if st < 4 else -1
-
-    def low(c):       # lowest: side suits before trumps, then by order
-        return (int(effective_suit(c, st)) == trump, rank_order(c, st))
-
-    if not pos.trick:
-        return max(legal, key=lambda c: (rank_order(c, st) + (10 if int(effective_suit(c, st)) == trump else 0), -int(c)))
-    cards = [c for _, c in pos.trick]
-    from bideuchre.rules import trick_winner
-    wi = trick_winner(cards, st)
-    win_seat, win_card = pos.trick[wi]
-    if win_seat.side == pos.to_move.side:
-        return min(legal, key=low)
-    ws, wo = int(effective_suit(win_card, st)), rank_order(win_card, st)
-
-    def beats(c):
-        s, o = int(effective_suit(c, st)), rank_order(c, st)
-        return (s == ws and o > wo) or (s == trump and ws != trump)
-
-    winners = [c for c in legal if beats(c)]
-    if winners:
-        return min(winners, key=low)
-    return min(legal, key=low)
+    """The baseline's card (module docstring): the play match's ``heuristic`` policy."""
+    return heuristic_card(pos)
 
 
 def play_deal(deal: Deal, contract, smart: Side, a, index: int) -> int:
@@ -197,7 +181,10 @@ def strength(a) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["speed", "strength"])
+    ap.add_argument("what", choices=["speed", "strength", "match"])
+    ap.add_argument("--a", default="alphamu")
+    ap.add_argument("--b", default="pimc")
+    ap.add_argument("--preset", default="racehorse")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip48", action="store_true", help="speed: skip the double48 lead")
     ap.add_argument("--deals", type=int, default=500)
@@ -208,7 +195,11 @@ def main() -> None:
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    res = speed(a) if a.what == "speed" else strength(a)
+    if a.what == "match":
+        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, output=a.out)
+        res = r.to_json()
+    else:
+        res = speed(a) if a.what == "speed" else strength(a)
     res["machine"] = f"{platform.machine()} {platform.python_version()}"
     if a.json:
         print(json.dumps(res))

@@ -247,9 +247,9 @@ _APP = None
 
 def _command_modules() -> list:
     """The command modules, in the order of the command list; each has ``register(app)``."""
-    from . import batch_cmd, bid_cmd, board_cmd, explain_cmd, play_cmd, rules_cmd, solve_cmd
+    from . import batch_cmd, bid_cmd, board_cmd, explain_cmd, match_cmd, play_cmd, rules_cmd, solve_cmd
 
-    return [solve_cmd, explain_cmd, batch_cmd, bid_cmd, rules_cmd, play_cmd, board_cmd]
+    return [solve_cmd, explain_cmd, batch_cmd, bid_cmd, rules_cmd, play_cmd, match_cmd, board_cmd]
 
 
 def _build():

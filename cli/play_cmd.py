@@ -46,11 +46,13 @@ def play_command(
     played: str = typer.Option("", "--played", help="Every card played so far, in order from the first lead: 'SA SK ...' (may stop mid-trick)."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (its partner sits out)."),
     known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (repeatable)."),
-    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (default 1000 single24, 500 double32, 200 double40, 100 double48; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (pimc: 1000 single24, 500 double32, 200 double40, 100 double48; alphamu: 64; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
-    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default 20,000: bideuchre.analysis.play.DEFAULT_EXACT_LIMIT; at most as --samples)."),
+    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default pimc 20,000, alphamu 64; at most as --samples)."),
     objective: str = typer.Option("score", "--objective", help="What the recommendation maximises: tricks, make (our side's chance) or score (expected hand result)."),
-    workers: int = typer.Option(1, "--workers", "-j", min=1, help="Worker threads."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
+    method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly)."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (default 2; 1 is pimc)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -58,18 +60,22 @@ def play_command(
     """What to lead or play from one seat's view: the unseen cards are dealt every way
     consistent with what the seat has seen (or sampled), each deal is solved double dummy,
     and every legal card gets its expected tricks, P(make) and expected hand result."""
-    from bideuchre.analysis.play import DEFAULT_EXACT_LIMIT, OBJECTIVES, play_advice
+    from bideuchre.analysis.play import METHODS, OBJECTIVES, play_advice
 
     with guard():
         if objective not in OBJECTIVES:
             raise BadInput(f"unknown --objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
+        if method not in METHODS:
+            raise BadInput(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
+        if depth is not None and method != "alphamu":
+            raise BadInput("--depth goes with --method alphamu")
         if ":" in hand and len(hand.split()) > 1:
             raise BadInput(f"HAND {hand[:40]!r} is a deal; play takes the seat's own hand (like "
                            "'AJ.KQ..JT'); the other hands are what it cannot see (--known for cards shown)")
         p = preset_with_rules(preset, rule)
         adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, parse_known(known),
-                          samples, seed, DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit,
-                          objective, workers, dealer, get_deck(deck) if deck else None)
+                          samples, seed, exact_limit, objective, workers, dealer,
+                          get_deck(deck) if deck else None, method, depth)
         if json_out:
             print_json(with_rules(adv.to_json(), p))
         else:
@@ -98,10 +104,12 @@ def show_play(adv: PlayAdvice) -> None:
     voids = [f"{s.name} {' '.join('♠♥♦♣'[u] for u in sorted(v.voids[s]))}" for s in Seat if v.voids[s]]
     if voids:
         out.print("shown out: " + ", ".join(voids))
+    how = ("" if adv.method == "pimc" else
+           f" · alphamu: one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly")
     if adv.exact:
-        out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}")
+        out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)
     else:
-        out.print(f"sampled: {adv.deals:,} of {counted(adv.consistent, 'consistent deal')} (seed {adv.seed})")
+        out.print(f"sampled: {adv.deals:,} of {counted(adv.consistent, 'consistent deal')} (seed {adv.seed})" + how)
     side = v.seat.side.name
     tab = simple_table()
     tab.add_column("card", no_wrap=True)
@@ -146,7 +154,7 @@ def show_play(adv: PlayAdvice) -> None:
 # replay --single-dummy
 
 def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bool,
-                        workers: int = 1, preset=None, score=None, why: str = "") -> None:
+                        workers: Optional[int] = None, preset=None, score=None, why: str = "") -> None:
     """``replay --single-dummy``: judge every card of the record from its player's view, then
     print the JSON (each step with ``"sd"``, and ``"sd_summary"``) or the text table.
     ``preset`` (the replay's preset, with its table options) scores the play; ``score`` and

@@ -52,17 +52,21 @@ from ..rules import (
     parse_strain,
 )
 from ..search.solve import first_leader, get_solver
+from .advice import default_workers
 from .auction import Bid, hand_result, parse_bid
 from .explain import PlayAnalysis, card_groups
 from .lone import lone_leader
-from .sampler import SeatView
+from .alphamu import DEFAULT_AM_EXACT_LIMIT, DEFAULT_DEPTH, alphamu_fronts, default_alphamu_worlds
+from .sampler import SeatView, view_groups
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
            "DEFAULT_EXACT_LIMIT", "max_play_deals", "check_play_deals", "OBJECTIVES", "SDStep", "SDReview", "review_record",
-           "review_play", "make_bid"]
+           "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures", "consistent_deals",
+           "view_groups", "alphamu_view"]
 
 DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
+METHODS = ("pimc", "alphamu")
 _CHUNK = 32
 
 
@@ -148,7 +152,9 @@ class PlayAdvice:
     ``deals``: deals evaluated; ``consistent``: distinct consistent deals; ``seed``;
     ``objective``; ``cards``: one :class:`CardAdvice` per group, best first for the objective;
     ``recommend``: the first of them.  ``tricks`` is ``(deals, groups)``: per deal and group
-    (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights.
+    (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights;
+    ``method`` (``"pimc"`` or ``"alphamu"``) and ``depth`` (the seat's cards chosen jointly:
+    1 for pimc).
     """
 
     view: SeatView
@@ -163,6 +169,8 @@ class PlayAdvice:
     cards: list[CardAdvice]
     tricks: np.ndarray = field(repr=False)
     weights: np.ndarray = field(repr=False)
+    method: str = "pimc"
+    depth: int = 1
 
     @property
     def recommend(self) -> CardAdvice:
@@ -177,7 +185,8 @@ class PlayAdvice:
         v = self.view
         obj = {"seat": v.seat.name, "exact": self.exact, "deals": self.deals,
                "consistent_deals": self.consistent, "seed": self.seed,
-               "objective": self.objective, "recommend": str(self.recommend.card),
+               "objective": self.objective, "method": self.method, "depth": self.depth,
+               "recommend": str(self.recommend.card),
                "too_close": self.too_close,
                "cards": [c.to_json() for c in self.cards],
                "preset": self.preset.name, "deck": v.deck.name, "strain": v.strain.name,
@@ -266,13 +275,30 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
                 samples: int | None = None, seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
                 objective: str = "score", workers: int = 1) -> PlayAdvice:
     """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only."""
+    objective, distinct, exact, counts, weights = consistent_deals(
+        view, bid, objective, default_play_samples(view.deck) if samples is None else samples,
+        seed, exact_limit)
+    groups = view_groups(view)
+    reps = [g[0] for g in groups]
+    rest = _solve_all(counts, view, reps, workers)
+    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
+    mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
+    return advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                       distinct, seed)
+
+
+def consistent_deals(view: SeatView, bid: Bid | None, objective: str, samples: int, seed: int,
+                     exact_limit: int) -> tuple[str, int, bool, np.ndarray, np.ndarray]:
+    """The deals a method evaluates: ``(objective, distinct, exact, counts, weights)`` --
+    the objective (``"tricks"`` without a bid), the number of consistent deals, whether they
+    are all enumerated (at most ``exact_limit``), their ``(D, 4, 24)`` counts and ``(D,)``
+    weights (else ``samples`` deals of ``seed``, weight 1).  Raises RulesError for an unknown
+    objective or ``samples`` below 1."""
     if objective not in OBJECTIVES:
         raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
-    if bid is None and objective != "tricks":
+    if bid is None:
         objective = "tricks"
     check_play_deals(view.deck, samples, exact_limit)
-    if samples is None:
-        samples = default_play_samples(view.deck)
     distinct, _ = view.count()
     exact = distinct <= exact_limit
     if exact:
@@ -280,31 +306,46 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
     else:
         counts = view.samples(seed, samples)
         weights = np.ones(samples, dtype=np.int64)
-    present = [c for c in range(24) for _ in range(int(view.pool[c]))]
-    present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
-    present += [int(c) for _, c in view.trick]
-    groups = card_groups([int(c) for c in view.legal_cards()], present, int(view.strain))
-    reps = [g[0] for g in groups]
-    rest = _solve_all(counts, view, reps, workers)
+    return objective, distinct, exact, counts, weights
+
+
+
+
+def measures(preset: Preset, view: SeatView, declarer: Seat | None, bid: Bid | None,
+             mine: np.ndarray) -> dict:
+    """The objective measures of whole-hand tricks ``mine`` (any shape: the tricks of the
+    advised seat's side): ``{"tricks", "make", "score"}`` float arrays of the same shape (the
+    chance to make when declaring, to set when defending; points of the seat's side minus the
+    other side's, :func:`~bideuchre.analysis.auction.hand_result`), and ``"made"``: whether the
+    declaring side makes ``bid``.  Without a bid only ``"tricks"``."""
+    out = {"tricks": mine.astype(np.float64)}
+    if bid is None:
+        return out
     n = view.deck.hand
-    ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
-    mine = ns if view.seat % 2 == 0 else n - ns
+    dside = mine if declarer % 2 == view.seat % 2 else n - mine
+    made = dside >= bid.needs(n)
+    diff = np.array([hand_result(preset, bid, t)[0] - hand_result(preset, bid, t)[1]
+                     for t in range(n + 1)], dtype=np.float64)
+    sign = 1.0 if declarer % 2 == view.seat % 2 else -1.0
+    out["score"] = sign * diff[dside]
+    out["make"] = (made if sign > 0 else ~made).astype(np.float64)
+    out["made"] = made.astype(np.float64)
+    return out
+
+
+def advice_from(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
+                objective: str, groups: list, mine: np.ndarray, weights: np.ndarray,
+                exact: bool, distinct: int, seed: int) -> PlayAdvice:
+    """The :class:`PlayAdvice` of per-deal results: ``mine`` ``(D, G)`` the advised seat's
+    side's whole-hand tricks per deal and group (``groups`` order), ``weights`` ``(D,)``."""
     w = weights.astype(np.float64)
     t_mean, t_se = _mean_se(mine.astype(np.float64), w, exact)
+    ms = measures(preset, view, declarer, bid, mine)
     p_make = ev = ev_se = None
     if bid is not None:
-        dside = ns if declarer % 2 == 0 else n - ns
-        made = dside >= bid.needs(n)
-        diff = np.array([hand_result(preset, bid, t)[0] - hand_result(preset, bid, t)[1]
-                         for t in range(n + 1)], dtype=np.float64)
-        sign = 1.0 if declarer % 2 == view.seat % 2 else -1.0
-        pts = sign * diff[dside]
-        p_make, _ = _mean_se(made.astype(np.float64), w, exact)
-        ev, ev_se = _mean_se(pts, w, exact)
-        measure = {"tricks": mine.astype(np.float64), "score": pts,
-                   "make": (made if sign > 0 else ~made).astype(np.float64)}[objective]
-    else:
-        measure = mine.astype(np.float64)
+        p_make, _ = _mean_se(ms["made"], w, exact)
+        ev, ev_se = _mean_se(ms["score"], w, exact)
+    measure = ms[objective]
     obj_mean = (measure * w[:, None]).sum(axis=0) / w.sum()
     key = lambda g: (-round(obj_mean[g], 9), -round(ev[g], 9) if ev is not None else 0,  # noqa: E731
                      -round(t_mean[g], 9), g)
@@ -321,7 +362,7 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
                                 None if p_make is None else float(p_make[g]),
                                 None if ev is None else float(ev[g]),
                                 None if ev_se is None else float(ev_se[g]), se_vs, close))
-    return PlayAdvice(view, preset, declarer, bid, exact, int(counts.shape[0]), distinct, seed,
+    return PlayAdvice(view, preset, declarer, bid, exact, int(mine.shape[0]), distinct, seed,
                       objective, cards, mine[:, order], weights)
 
 
@@ -330,9 +371,10 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
                 preset: Preset | str = "standard", played: Iterable = (),
                 lone: int | str | None = None, known: dict | None = None,
                 samples: int | None = None, seed: int = 1,
-                exact_limit: int = DEFAULT_EXACT_LIMIT, objective: str = "score",
-                workers: int = 1, dealer: int | str | None = None,
-                deck: str | DeckForm | None = None) -> PlayAdvice:
+                exact_limit: int | None = None, objective: str = "score",
+                workers: int | None = None, dealer: int | str | None = None,
+                deck: str | DeckForm | None = None, method: str = "pimc",
+                depth: int | None = None) -> PlayAdvice:
     """Advice for ``seat`` to play now, from its view alone (module docstring).
 
     ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
@@ -343,10 +385,14 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     first lead (may stop mid-trick; it must then be ``seat``'s turn); ``lone``: the lone seat;
     ``known``: ``{seat: cards}`` other seats are known to hold (cards shown); ``samples`` and
     ``seed``: the sampling (default :func:`default_play_samples`); ``exact_limit``: evaluate
-    every consistent deal when there are at most this many (each at most
-    :func:`max_play_deals` of the deck form, else RulesError); ``objective``: ``"tricks"``,
-    ``"make"`` or ``"score"``; ``workers``: threads (results do not depend on it); ``deck``:
-    a deck form other than the preset's (double48's double40 option).
+    every consistent deal when there are at most this many (default: the method's; each at
+    most :func:`max_play_deals` of the deck form, else RulesError); ``objective``: ``"tricks"``,
+    ``"make"`` or ``"score"``; ``workers``: threads (default every core; results do not
+    depend on it); ``deck``: a deck form other than the preset's (double48's double40
+    option); ``method``: ``"pimc"`` (the module docstring) or ``"alphamu"``
+    (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
+    seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
+    defaults to its own, and it runs on one thread).
 
     Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
     :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
@@ -374,7 +420,30 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
         dl = decl if dealer is None else parse_seat(dealer)
         leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
     view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
-    return advise_view(view, p, decl, b, samples, seed, exact_limit, objective, workers)
+    return advise_method(view, p, decl, b, method, samples, seed, exact_limit, objective,
+                         workers, depth)
+
+
+def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
+                  method: str = "pimc", samples: int | None = None, seed: int = 1,
+                  exact_limit: int | None = None, objective: str = "score",
+                  workers: int | None = None, depth: int | None = None) -> PlayAdvice:
+    """:func:`advise_view` (``method`` ``"pimc"``) or
+    :func:`alphamu_view` (``"alphamu"``) for a view already built;
+    ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core.
+    Raises RulesError for an unknown method, or ``depth`` with ``pimc`` other than 1."""
+    if method not in METHODS:
+        raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
+    if method == "pimc":
+        if depth not in (None, 1):
+            raise RulesError(f"--depth {depth}: pimc scores each card double dummy (depth 1); "
+                             "use --method alphamu")
+        return advise_view(view, preset, declarer, bid, samples, seed,
+                           DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
+                           default_workers() if workers is None else workers)
+    return alphamu_view(view, preset, declarer, bid, samples, seed,
+                        DEFAULT_AM_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
+                        DEFAULT_DEPTH if depth is None else depth)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -428,15 +497,18 @@ class SDReview:
 
 def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnalysis,
                 preset: Preset | str = "standard", lone=None, samples: int | None = None,
-                seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1) -> SDReview:
+                seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
+                workers: int | None = None) -> SDReview:
     """Judge every card of a played hand single dummy (module docstring).
 
     ``deal``: the hands as dealt; ``strain``, ``leader`` (first), ``played`` (Cards in order),
     ``lone``; ``analysis``: the hand's :func:`~bideuchre.analysis.explain.analyse_play` (its
     DD costs decide "unlucky").  For the card at index i, the player's view is their own hand
     as dealt and the cards before it; the measure is expected tricks (objective ``tricks``).
-    Returns an :class:`SDReview`.
+    ``workers``: threads (default every core).  Returns an :class:`SDReview`.
     """
+    if workers is None:
+        workers = default_workers()
     p = get_preset(preset)
     if deal.deck != p.deck:
         p = p.on_deck(deal.deck)
@@ -480,7 +552,7 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
 
 
 def review_record(record, analysis: PlayAnalysis, samples: int | None = None, seed: int = 1,
-                  exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int = 1,
+                  exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int | None = None,
                   preset: Preset | str | None = None) -> SDReview:
     """:func:`review_play` of a :class:`bideuchre.records.HandRecord` under ``preset`` (default:
     the record's, else ``standard``; the deck form is the record's) with its DD ``analysis``
@@ -488,3 +560,32 @@ def review_record(record, analysis: PlayAnalysis, samples: int | None = None, se
     return review_play(record.deal, record.strain, record.leader, list(record.play), analysis,
                        preset or record.preset or "standard", record.lone, samples, seed, exact_limit,
                        workers)
+
+
+def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | None = None,
+                 seed: int = 1, exact_limit: int = DEFAULT_AM_EXACT_LIMIT, objective: str = "score",
+                 depth: int = DEFAULT_DEPTH):
+    """αμ advice for the seat to move of ``view`` (module docstring), in the shape of
+    :func:`~bideuchre.analysis.play.advise_view`: a :class:`~bideuchre.analysis.play.PlayAdvice`
+    whose per-deal tricks (``tricks``, ``(deals, groups)``) are, per card, those of its front's
+    vector with the best mean under ``objective``.  ``worlds``: deals sampled where the
+    consistent deals exceed ``exact_limit`` (default :func:`default_alphamu_worlds`).  Raises
+    RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
+    objective, distinct, exact, counts, weights = consistent_deals(
+        view, bid, objective, default_alphamu_worlds(view.deck) if worlds is None else worlds,
+        seed, exact_limit)
+    groups, fronts, _ = alphamu_fronts(view, counts, depth)
+    w = weights.astype(np.float64)
+    cols = []
+    for f in fronts:
+        a = np.stack(f)                                           # (F, W) tricks
+        m = measures(preset, view, declarer, bid, a)[objective]
+        tr = a.astype(np.float64) @ w
+        score = m @ w
+        best = max(range(len(f)), key=lambda k: (round(score[k], 9), round(tr[k], 9)))
+        cols.append(a[best])
+    mine = np.stack(cols, axis=1).astype(np.int64)
+    adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                        distinct, seed)
+    adv.method, adv.depth = "alphamu", depth
+    return adv

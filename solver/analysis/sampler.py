@@ -45,8 +45,9 @@ from ..rules import (
     effective_suit, get_deck, next_active, parse_seat, parse_strain, trick_winner,
 )
 from .advice import sample_rng
+from .explain import card_groups
 
-__all__ = ["SeatView"]
+__all__ = ["view_groups", "SeatView"]
 
 
 def _cards(value, where: str) -> list[Card]:
@@ -359,3 +360,12 @@ class SeatView:
             else:
                 to_move = next_active(to_move, self.out)
         return [sorted(h) for h in hands]
+
+def view_groups(view: SeatView) -> list[list[int]]:
+    """The legal cards of the seat to move in groups of equivalent ones (touching with respect
+    to every card still in play; :func:`~bideuchre.analysis.explain.card_groups`), in the order the
+    advice lists them before sorting."""
+    present = [c for c in range(24) for _ in range(int(view.pool[c]))]
+    present += [c for s, cs in view.known_left.items() if s != view.out for c in cs]   # out of play
+    present += [int(c) for _, c in view.trick]
+    return card_groups([int(c) for c in view.legal_cards()], present, int(view.strain))

@@ -24,7 +24,7 @@ _LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT", "NTL": "N
 MAX_PANELS = 30       # a feature with more values is drawn in its first 30 groups (by value)
 
 
-def _figure_class():
+def figure_class():
     try:
         from matplotlib.figure import Figure
     except ModuleNotFoundError as exc:
@@ -47,7 +47,7 @@ def check_plot(path: str | os.PathLike) -> Path:
         raise BatchError(f"--plot {str(path)!r} is a directory; give a file name")
     if not p.resolve().parent.is_dir():
         raise BatchError(f"--plot {str(path)!r}: its directory does not exist")
-    _figure_class()
+    figure_class()
     return p
 
 
@@ -102,7 +102,7 @@ def plot_summary(obj: dict, path: str | os.PathLike, *, title: str | None = None
 def summary_figure(obj: dict, *, title: str | None = None):
     """The matplotlib Figure :func:`plot_summary` saves (one panel per group, the legend below
     them, the title wrapped to the figure's width)."""
-    Figure = _figure_class()
+    Figure = figure_class()
     panels = _panels(obj)
     strains = list(obj["strains"])
     tricks = len(next(iter(obj["strains"].values()))["distribution"])
