@@ -116,12 +116,19 @@ def bid_cmd(
     index: int = typer.Option(1, "--index", help="Record number in --record (1-based)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
+    others: str = typer.Option("model", "--others", help="How the other seats bid: model (from their own hands, by the bidding model; the calls heard weight the deals) or dd (seeing every hand: the par view, uniform deals)."),
+    epsilon: Optional[float] = typer.Option(None, "--epsilon", help="Noise floor of the calls heard: the share of each call explained by a uniform choice among the legal calls (default 0.02)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Bid advice for one hand: sample the unseen cards, solve each deal double-dummy, and
     rate every legal action by its expected hand result.
+
+    With --others model (the default) each deal is weighted by the bidding model's chance of
+    every call heard, given the hand of the seat that made it, and the seats after us bid by
+    the model from their own hands; --others dd deals uniformly and lets every other seat bid
+    seeing all four hands.
 
     By default deals are drawn in blocks until the recommended action leads the runner-up by
     more than 3 standard errors of their paired difference, or until a cap (10,000 deals on
@@ -131,7 +138,8 @@ def bid_cmd(
         _run_bid(hand=hand, seat=seat, dealer=dealer, preset=preset, auction=auction,
                  known=known, samples=samples, seed=seed, deals=deals, score=score,
                  target=target, record=record, index=index, workers=workers,
-                 exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck)
+                 exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck,
+                 others=others, epsilon=epsilon)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -184,7 +192,8 @@ def _refuse_not_a_hand(text: str) -> None:
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
-             record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None) -> None:
+             record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None,
+             others="model", epsilon=None) -> None:
     from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
     from bideuchre.rules import check_seed
     from bideuchre.notation import parse_hand
@@ -210,6 +219,11 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
     p = preset_with_rules(preset_name, rule, deck)
     check_seed(seed, "--seed")      # named as the option (the library says "seed")
+    if others not in ("model", "dd"):
+        raise BadInput(f"--others {clip(others, 20)!r}: expected model (the other seats bid from "
+                       "their own hands) or dd (they see every hand)")
+    if epsilon is not None and not 0 <= epsilon <= 1:
+        raise BadInput(f"--epsilon {epsilon}: the noise floor must be 0 to 1")
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
     if max_seconds is not None and not max_seconds > 0:
@@ -251,7 +265,8 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     try:
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
-                     deal_labels=labels, max_seconds=max_seconds)
+                     deal_labels=labels, max_seconds=max_seconds, others=others,
+                     **({} if epsilon is None else {"epsilon": epsilon}))
     finally:
         if bar is not None:
             bar.stop()
@@ -307,6 +322,9 @@ def _stop_text(adv) -> str:
         return f"; sampling stopped at the cap of {adv.cap:,} deals"
     if adv.stopped == "time":
         return f"; sampling stopped at --max-seconds {adv.max_seconds:g} after {adv.samples:,} deals"
+    if adv.stopped == "budget":
+        return (f"; sampling stopped at {adv.samples:,} deals: the candidate budget was spent "
+                "(few deals fit the calls heard)")
     return ""
 
 
@@ -324,6 +342,16 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
               f"preset {p.name}")
     known = "".join(f" · known {s.name}: {format_hand(c)}" for s, c in adv.known.items())
     out.print(f"bids so far: {so_far}{known} · {src}")
+    ev = adv.evidence
+    if ev is not None and ev.calls:
+        out.print(f"the calls heard weight the deals: effective sample {adv.n_eff:,.0f} of "
+                  f"{adv.samples:,} deals ({ev.candidates:,} uniform deals drawn, mean weight "
+                  f"{ev.p_calls:.3g})", highlight=False)
+    if ev is not None:
+        for si in ev.seats:
+            out.print("  " + si.text(), highlight=False)
+        if ev.warning:
+            out.print(f"[bold yellow]warning: {ev.warning}[/bold yellow]", highlight=False)
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
@@ -348,8 +376,10 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     out.print("P≥k: chance of k tricks or more" + (" · all X: chance lone X takes every trick"
                                                    if lone_names else ""), highlight=False)
     # the key on a line of its own: as a title it would be folded into the table's width
-    out.print("[bold]Actions[/bold]: expected hand result (our points − theirs), the rest of the "
-              "auction double-dummy; ±best: standard error of the difference to the best")
+    rest = ("the later seats bidding by the model from their own hands"
+            if adv.others == "model" else "the rest of the auction double-dummy")
+    out.print(f"[bold]Actions[/bold]: expected hand result (our points − theirs), {rest}; "
+              "±best: standard error of the difference to the best")
     act = simple_table()
     for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
         act.add_column(col, justify="left" if col in ("action", "strain") else "right",
@@ -367,8 +397,10 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         act.add_row(*row)
     out.print(act)
     out.print("± se: standard error of the EV · P(make): our contract makes if it stands · "
-              "P(decl): our bid wins the auction" + (" · P(win): we win the game this hand"
-                                                    if with_win else ""), highlight=False)
+              "P(decl): our bid wins the auction" + (
+                  (" · P(win): we win the game (the hands to come by a game model)"
+                   if adv.others == "model" else " · P(win): we win the game this hand")
+                  if with_win else ""), highlight=False)
     rec = adv.recommend
     out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
@@ -388,10 +420,16 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         g = adv.best_for_game
         tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""
         out.print(f"best for the game ({adv.score[0]}-{adv.score[1]} to {adv.target}): "
-                  f"{g.action}{tag}, P(win this hand) {g.p_win:.3f}")
+                  f"{g.action}{tag}, P(win" + (")" if adv.others == "model" else " this hand)")
+                  + f" {g.p_win:.3f}")
     if own_call is not None:
         out.print(f"the record's call: {own_call}")
     for note in adv.notes:
         out.print(f"[dim]note: {note}[/dim]")
-    out.print("sampled: random deals of the unseen cards, each bid and played double dummy "
-              "(every hand visible)", style="dim", highlight=False)
+    if adv.others == "model":
+        out.print("sampled: random deals of the unseen cards weighted by the calls heard; the "
+                  "later seats bid by the model, each contract played double dummy",
+                  style="dim", highlight=False)
+    else:
+        out.print("sampled: random deals of the unseen cards, each bid and played double dummy "
+                  "(every hand visible)", style="dim", highlight=False)
