@@ -281,13 +281,12 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     adv.known = {Seat(s): list(c) for s, c in known_cards.items()}
     adv.others = others
     adv.n_eff = rating.n_eff
+    adv.sample = (data.counts, data.weights if data.weights is not None else np.ones(data.S))
     if evidence is not None:
         evidence.kept = data.S
         evidence.n_eff = rating.n_eff
         if stream is not None:
-            evidence.candidates = stream.candidates
-            evidence.p_calls = stream.p_calls
-            evidence.candidate_n_eff = stream.candidate_n_eff
+            evidence.candidates, evidence.p_calls, evidence.candidate_n_eff = stream.summary(data.S)
             uniform = stream.pilot
         else:
             evidence.candidates = data.S

@@ -275,10 +275,11 @@ class CandidateStream:
         self.pool = np.asarray(sampler.pool, dtype=np.int64)
         self._buf_c = np.zeros((0, 4, 24), dtype=np.uint8)
         self._buf_w = np.zeros(0)
+        self._buf_b = np.zeros(0, dtype=np.int64)
         self.block = PILOT // CANDIDATE_BLOCK
         self.candidates = 0
-        self.sum_w = 0.0
-        self.sum_w2 = 0.0
+        self._stats: list = []              # per block dealt: (sum w, sum w²)
+        self._block_of: list = []           # per deal taken: its block's position in _stats
         self.exhausted = False
         pilot = [self._deal(b) for b in range(self.block)]
         self.pilot = np.concatenate([c for c, _, _ in pilot])
@@ -309,8 +310,7 @@ class CandidateStream:
             c, w, u = self._deal(self.block)
             self.block += 1
             self.candidates += w.size
-            self.sum_w += float(w.sum())
-            self.sum_w2 += float(np.dot(w, w))
+            self._stats.append((float(w.sum()), float(np.dot(w, w))))
             if self.reject:
                 c_ = self.threshold
                 keep = (w >= c_) | (u * c_ < w)
@@ -320,20 +320,24 @@ class CandidateStream:
                 c, w = c[keep], w[keep]
             self._buf_c = np.concatenate([self._buf_c, c])
             self._buf_w = np.concatenate([self._buf_w, w])
+            self._buf_b = np.concatenate([self._buf_b, np.full(w.size, len(self._stats) - 1)])
         c, w = self._buf_c[:k], self._buf_w[:k]
-        self._buf_c, self._buf_w = self._buf_c[k:], self._buf_w[k:]
+        self._block_of.extend(self._buf_b[:k].tolist())
+        self._buf_c, self._buf_w, self._buf_b = self._buf_c[k:], self._buf_w[k:], self._buf_b[k:]
         return c, w
 
-    @property
-    def p_calls(self) -> float:
-        """The mean weight over the candidates dealt (the pilot's before any)."""
-        if self.candidates:
-            return self.sum_w / self.candidates
-        return float(self.pilot_w.mean())
-
-    @property
-    def candidate_n_eff(self) -> float:
-        """Kish's effective sample size per candidate over the candidates dealt."""
-        if self.candidates and self.sum_w2 > 0:
-            return self.sum_w ** 2 / self.sum_w2 / self.candidates
-        return n_eff(self.pilot_w) / max(1, self.pilot_w.size)
+    def summary(self, used: int) -> tuple[int, float, float]:
+        """Over the candidate blocks up to the one that gave the ``used``-th deal taken (the
+        deals rated; blocks dealt beyond, for deals fetched ahead, do not count, so the
+        figures do not depend on the workers) — or every block dealt when the budget ran
+        out: ``(candidates, mean weight, Kish's n_eff per candidate)``; the pilot's when
+        none was dealt."""
+        every = self.exhausted and used == len(self._block_of) and self._buf_w.size == 0
+        nb = len(self._stats) if every or used == 0 else self._block_of[used - 1] + 1
+        if nb == 0:
+            pw = self.pilot_w
+            return 0, float(pw.mean()), n_eff(pw) / max(1, pw.size)
+        sw = sum(a for a, _ in self._stats[:nb])
+        sw2 = sum(b for _, b in self._stats[:nb])
+        cand = nb * CANDIDATE_BLOCK
+        return cand, sw / cand, (sw * sw / sw2 / cand if sw2 > 0 else 0.0)

@@ -103,7 +103,9 @@ class Advice:
     calls heard weight the deals) or ``"dd"`` (all-seeing, uniform deals); ``n_eff`` the
     effective sample size of the deals' weights (``samples`` when unweighted); ``evidence``
     (:class:`~.evidence.Evidence`, with ``others="model"``): what the calls heard did to the
-    sample and tell about each other seat, and a warning when they were unlikely.
+    sample and tell about each other seat, and a warning when they were unlikely;
+    ``sample``: the deals rated and their weights, ``((S, 4, 24) uint8 counts, (S,) float64)``
+    (not in JSON).
     """
 
     preset: Preset
@@ -133,6 +135,7 @@ class Advice:
     others: str = "dd"
     n_eff: float = 0.0
     evidence: object = None
+    sample: Optional[tuple] = None
 
     @property
     def z(self) -> float:
@@ -163,8 +166,8 @@ class Advice:
             d["best_for_game"] = None if self.best_for_game is None else self.best_for_game.action
             d["best_for_game_differs"] = (self.best_for_game is not None
                                           and self.best_for_game.action != self.recommend.action)
-        d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds,
-                         "n_eff": round(self.n_eff, 1)}
+        d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds}
+        d["n_eff"] = round(self.n_eff, 1)
         d["others"] = self.others
         if self.evidence is not None:
             d["evidence"] = self.evidence.to_json()
