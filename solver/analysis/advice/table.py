@@ -12,7 +12,10 @@ add noise to every action's EV.
 
 Vectorised over the deals: at each later speaker the deals are grouped by the calls so far
 (their number is small: one group per distinct path), and the policy is asked once per
-group.  When our seat declares, its strain is ours to fix across the deals (as with the
+group — with every deal's hand of that seat, the same array each time, and the group's rows
+read from its answer: a policy whose hand-only part is a trick model
+(:class:`~bideuchre.bidding.ModelPolicy`) gets it computed once per seat and chunk
+(:func:`memo_policy`).  When our seat declares, its strain is ours to fix across the deals (as with the
 all-seeing table, :mod:`.rating` picks it by the mean); so the paths record "ours" and the
 rating reads our leaf from :class:`~.model.AuctionModel`.
 """
@@ -27,7 +30,7 @@ from ...rules import Preset, Seat, Strain
 from ..auction import Bid, ladder, legal_actions
 from ..lone import lone_leader, lone_results
 
-__all__ = ["Paths", "model_paths", "path_tricks", "OURS", "NOBODY"]
+__all__ = ["Paths", "model_paths", "path_tricks", "memo_policy", "OURS", "NOBODY"]
 
 #: ``strain`` of a path on which our seat declares (our strain is fixed by the rating).
 OURS = -1
@@ -51,10 +54,53 @@ class Paths:
         self.tricks = np.full((k, A), -1, dtype=np.int16)
 
 
+class _MemoModel:
+    """A trick model whose ``trick_probs`` and ``lone_probs`` are remembered per hands array
+    (by identity: the arrays are kept alive with their answers), seat and dealer; everything
+    else is the model's."""
+
+    def __init__(self, model):
+        self._m = model
+        self._memo: dict = {}
+
+    def __getattr__(self, name):
+        return getattr(self._m, name)
+
+    def _get(self, kind: str, hands, seat: int, dealer: int):
+        key = (kind, id(hands), int(seat), int(dealer))
+        hit = self._memo.get(key)
+        if hit is None or hit[0] is not hands:
+            hit = self._memo[key] = (hands, getattr(self._m, kind)(hands, seat, dealer))
+        return hit[1]
+
+    def trick_probs(self, hands, seat, dealer):
+        return self._get("trick_probs", hands, seat, dealer)
+
+    def lone_probs(self, hands, seat, dealer):
+        return self._get("lone_probs", hands, seat, dealer)
+
+
+def memo_policy(policy):
+    """A copy of ``policy`` for one chunk whose trick model remembers its answers per hands
+    array (:class:`_MemoModel`); the policy itself when it has no trick model.  The same
+    answers: only the work changes."""
+    import copy
+    m = getattr(policy, "model", None)
+    if m is None or not hasattr(m, "trick_probs"):
+        return policy
+    if hasattr(policy, "overcall_rates"):
+        policy.overcall_rates()         # computed once, on the shared policy
+    out = copy.copy(policy)
+    out.model = _MemoModel(m if not isinstance(m, _MemoModel) else m._m)
+    return out
+
+
 def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
                 counts: np.ndarray, score=None) -> Paths:
     """The continuation of every legal action of ``me`` after ``calls`` over the deals
     ``counts`` ``(k, 4, 24)`` (the tricks not yet filled in: :func:`path_tricks`)."""
+    policy = memo_policy(policy)
+    H = [np.ascontiguousarray(counts[:, s]) for s in range(4)]
     bids = ladder(preset)
     index = {b: i for i, b in enumerate(bids)}
     calls = list(calls)
@@ -76,8 +122,7 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
             paths.strain[rows, a] = int(hi.strain)
         elif hseat != int(me):
             paths.strain[rows, a] = np.asarray(
-                policy.declare_strain(np.ascontiguousarray(counts[rows, hseat]), hseat,
-                                      int(dealer), hi), dtype=np.int8)
+                policy.declare_strain(H[hseat], hseat, int(dealer), hi), dtype=np.int8)[rows]
 
     def go(a: int, i: int, sofar: list, rows: np.ndarray, hi, hseat) -> None:
         if rows.size == 0:
@@ -86,10 +131,9 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
             finish(a, rows, hi, hseat)
             return
         seat = (int(dealer) + 1 + i) % 4
-        got, idx = policy.choose(np.ascontiguousarray(counts[rows, seat]), seat, int(dealer),
-                                 list(sofar), score)
+        got, idx = policy.choose(H[seat], seat, int(dealer), list(sofar), score)
         got = list(got)
-        idx = np.asarray(idx)
+        idx = np.asarray(idx)[rows]
         for j in np.unique(idx).tolist():
             act = got[j]
             sub = rows[idx == j]
