@@ -264,7 +264,7 @@ def _build():
                         "--alone adds the lone table) or one position (--strain, --lone).")(solve_cmd.solve)
 
     # Command groups added by later modules register themselves here.
-    for name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd", "play_cmd"):
+    for name in ("explain_cmd", "batch_cmd", "bid_cmd", "rules_cmd", "play_cmd", "match_cmd"):
         try:
             mod = __import__(f"bideuchre.cli.{name}", fromlist=["register"])
         except ModuleNotFoundError as exc:
