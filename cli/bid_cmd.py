@@ -399,7 +399,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     out.print("± se: standard error of the EV · P(make): our contract makes if it stands · "
               "P(decl): our bid wins the auction" + (
                   (" · P(win): we win the game (the hands to come by a game model)"
-                   if adv.others == "model" else " · P(win): we win the game this hand")
+                   if adv.game_model else " · P(win): we win the game this hand")
                   if with_win else ""), highlight=False)
     rec = adv.recommend
     out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
@@ -420,7 +420,7 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
         g = adv.best_for_game
         tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""
         out.print(f"best for the game ({adv.score[0]}-{adv.score[1]} to {adv.target}): "
-                  f"{g.action}{tag}, P(win" + (")" if adv.others == "model" else " this hand)")
+                  f"{g.action}{tag}, P(win" + (")" if adv.game_model else " this hand)")
                   + f" {g.p_win:.3f}")
     if own_call is not None:
         out.print(f"the record's call: {own_call}")

@@ -16,7 +16,8 @@ from ...notation import Deal, parse_card, parse_hand
 from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, parse_seat
 from ..auction import Auction, format_action
 from .deal_data import DealData, DealPlan, solve_chunk
-from .evidence import EPSILON, CandidateStream, Evidence, call_weights, seat_inference
+from .evidence import (EPSILON, CandidateStream, Evidence, call_probabilities, call_weights,
+                       seat_inference)
 from .rating import decide, rate
 from .results import Advice
 from .sampling import (MAX_SAMPLES, Sampler, _check_hand, check_samples, deals_for_hand,
@@ -137,9 +138,13 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     dplan = DealPlan.make(preset, auc, int(seat), cards, others, pol)
     min_neff = plan.block * plan.min_blocks / 2 if pol is not None else 0
     game = None
+    game_note = None
     if score is not None and tgt is not None and others == "model":
         from .game import GameModel
-        game = GameModel.for_preset(preset, tgt)
+        try:
+            game = GameModel.for_preset(preset, tgt)
+        except RulesError as exc:       # no hand-result table shipped for this deck form
+            game_note = f"{exc}: P(win) is the game won this hand"
     evidence = stream = given_w = None
     if pol is not None:
         heard = list(auc.actions)
@@ -280,6 +285,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     adv.max_seconds = max_seconds
     adv.known = {Seat(s): list(c) for s, c in known_cards.items()}
     adv.others = others
+    adv.game_model = game is not None
+    if game_note:
+        adv.notes.append(game_note)
     adv.n_eff = rating.n_eff
     adv.sample = (data.counts, data.weights if data.weights is not None else np.ones(data.S))
     if evidence is not None:
@@ -294,6 +302,13 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             evidence.candidate_n_eff = rating.n_eff / data.S
             uniform = data.counts
         W = data.weights if data.weights is not None else np.ones(data.S)
+        if auc.actions:
+            pr, legal = call_probabilities(pol, dealer, list(auc.actions), uniform, int(seat))
+            for j, c in enumerate(auc.actions):
+                s_ = Seat((int(dealer) + 1 + j) % 4)
+                if s_ != seat:
+                    evidence.per_call.append((s_, format_action(c), float(pr[:, j].mean()),
+                                              epsilon / legal[j]))
         for j in range(4):
             s_ = (int(dealer) + 1 + j) % 4
             if s_ == int(seat):
@@ -313,8 +328,11 @@ def _policy(policy, preset: Preset):
     """The bidding policy: a BidPolicy as given, else by name (default ``"model"``)."""
     if policy is not None and not isinstance(policy, str):
         return policy
-    from ...bidding import get_policy
-    return get_policy(policy or "model", preset)
+    from ...bidding import ModelDataError, get_policy
+    try:
+        return get_policy(policy or "model", preset)
+    except ModelDataError as exc:
+        raise RulesError(f"{exc}; or --others dd (the other seats see every hand)") from None
 
 
 def _floor_only(preset: Preset, auc: Auction, epsilon: float) -> float:

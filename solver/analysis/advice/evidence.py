@@ -95,6 +95,27 @@ def weighted_mean_se(v: np.ndarray, w: Optional[np.ndarray]) -> tuple[float, flo
     return m, math.sqrt(var)
 
 
+def call_probabilities(policy, dealer: int, calls: Sequence, counts: np.ndarray, me: int,
+                       score=None) -> tuple[np.ndarray, list]:
+    """The policy's probability of each call heard, per deal: ``(k, calls)`` float64 (a call
+    by ``me`` — none in one round of bidding — gets 1), and the number of legal actions at
+    each call."""
+    k = counts.shape[0]
+    out = np.ones((k, len(calls)), dtype=np.float64)
+    legal = []
+    for j, call in enumerate(calls):
+        seat = (int(dealer) + 1 + j) % 4
+        if seat == int(me):
+            legal.append(1)
+            continue
+        acts, probs = policy.call_probs(np.ascontiguousarray(counts[:, seat]), seat, int(dealer),
+                                        list(calls[:j]), score)
+        acts = list(acts)
+        out[:, j] = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
+        legal.append(len(acts))
+    return out, legal
+
+
 def call_weights(policy, preset: Preset, dealer: int, calls: Sequence, counts: np.ndarray,
                  me: int, score=None, epsilon: float = EPSILON) -> np.ndarray:
     """The weight of each deal (module docstring): ``counts`` ``(k, 4, 24)`` card counts,
@@ -102,17 +123,11 @@ def call_weights(policy, preset: Preset, dealer: int, calls: Sequence, counts: n
     :class:`~bideuchre.bidding.BidPolicy` (``call_probs``).  Returns ``(k,)`` float64; all
     ones when no call was heard.  Calls by ``me`` (none in one round of bidding) carry no
     evidence."""
-    k = counts.shape[0]
-    w = np.ones(k, dtype=np.float64)
-    for j, call in enumerate(calls):
-        seat = (int(dealer) + 1 + j) % 4
-        if seat == int(me):
-            continue
-        acts, probs = policy.call_probs(np.ascontiguousarray(counts[:, seat]), seat, int(dealer),
-                                        list(calls[:j]), score)
-        acts = list(acts)
-        p = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
-        w *= (1.0 - epsilon) * p + epsilon / len(acts)
+    p, legal = call_probabilities(policy, dealer, calls, counts, me, score)
+    w = np.ones(counts.shape[0], dtype=np.float64)
+    for j in range(len(calls)):
+        if (int(dealer) + 1 + j) % 4 != int(me):
+            w *= (1.0 - epsilon) * p[:, j] + epsilon / legal[j]
     return w
 
 
@@ -220,7 +235,9 @@ class Evidence:
     candidate: the share of uniform deals that carry the weight), ``floor_only`` (the weight
     of a deal on which the policy gives every heard call probability 0), ``threshold``
     (rejection control's ``c``), ``seats`` (:class:`SeatInference` per other seat),
-    ``warning`` (a plain sentence when the auction was unlikely under the model, else None)."""
+    ``per_call`` (for each call heard, ``(seat, call, mean policy probability over uniform
+    deals, ε / legal calls)``), ``warning`` (a plain sentence when the auction was unlikely
+    under the model, else None)."""
 
     calls: int
     epsilon: float
@@ -232,6 +249,7 @@ class Evidence:
     floor_only: float = 1.0
     threshold: float = 1.0
     seats: list = field(default_factory=list)
+    per_call: list = field(default_factory=list)
     warning: Optional[str] = None
 
     def to_json(self) -> dict:
@@ -239,21 +257,26 @@ class Evidence:
                 "kept": self.kept, "n_eff": round(self.n_eff, 1),
                 "p_calls": float(f"{self.p_calls:.4g}"),
                 "candidate_n_eff": round(self.candidate_n_eff, 5),
+                "per_call": [{"seat": s.name, "call": c, "p_model": float(f"{p:.4g}"),
+                              "floor": float(f"{f:.4g}")} for s, c, p, f in self.per_call],
                 "warning": self.warning, "seats": [s.to_json() for s in self.seats]}
 
     def judge(self) -> None:
         """Set ``warning``: the calls heard are unlikely under the model when fewer than 1
         deal in 100 of uniform dealing carries the weight (``candidate_n_eff`` < 0.01), or when
-        the mean weight is within 10 times what the noise floor alone gives."""
+        a call's mean policy probability over uniform deals is below its noise floor (ε /
+        legal calls: the floor, not the model, explains most of it)."""
         if self.calls == 0:
             self.warning = None
             return
         why = []
         if self.candidate_n_eff < 0.01:
             why.append(f"about 1 uniform deal in {max(1, round(1 / max(self.candidate_n_eff, 1e-9))):,} "
-                       "fits them")
-        if self.p_calls < 10 * self.floor_only:
-            why.append("they are explained mostly by the noise floor")
+                       "carries the weight")
+        rare = [f"{s.name} {c}" for s, c, p, f in self.per_call if (1 - self.epsilon) * p < f]
+        if rare:
+            why.append(f"the model seldom makes {', '.join(rare)} with any hand: the noise "
+                       "floor explains most of " + ("it" if len(rare) == 1 else "them"))
         self.warning = (None if not why else
                         "the calls heard are unlikely under the bidding model (" + "; ".join(why)
                         + "): the inference about the hands is weak")

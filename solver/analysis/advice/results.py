@@ -105,7 +105,8 @@ class Advice:
     (:class:`~.evidence.Evidence`, with ``others="model"``): what the calls heard did to the
     sample and tell about each other seat, and a warning when they were unlikely;
     ``sample``: the deals rated and their weights, ``((S, 4, 24) uint8 counts, (S,) float64)``
-    (not in JSON).
+    (not in JSON); ``game_model``: ``p_win`` is the chance of winning the game, the hands
+    to come by :class:`~.game.GameModel` (False: of winning it this hand).
     """
 
     preset: Preset
@@ -136,6 +137,7 @@ class Advice:
     n_eff: float = 0.0
     evidence: object = None
     sample: Optional[tuple] = None
+    game_model: bool = False
 
     @property
     def z(self) -> float:
@@ -166,6 +168,7 @@ class Advice:
             d["best_for_game"] = None if self.best_for_game is None else self.best_for_game.action
             d["best_for_game_differs"] = (self.best_for_game is not None
                                           and self.best_for_game.action != self.recommend.action)
+            d["p_win_of"] = "game" if self.game_model else "this hand"
         d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds}
         d["n_eff"] = round(self.n_eff, 1)
         d["others"] = self.others
