@@ -292,9 +292,9 @@ def play_chunk(spec: ChunkSpec) -> list[dict]:
     p = spec.preset
     ds = make_deals(p, spec.seed, spec.lo, spec.hi)
     a = _policy(spec.a, p, spec.options)
-    b = a if spec.b == spec.a else _policy(spec.b, p, spec.options)
+    b = _policy(spec.b, p, spec.options)
     r1 = _play(ds, a, b)
-    r2 = _play(ds, b, a) if spec.b != spec.a else r1
+    r2 = _play(ds, b, a)
     out = []
     for i in range(len(ds.ids)):
         line = {"deal": int(ds.ids[i]) + 1, "pbn": ds.pbns[i], "dealer": Seat(int(ds.dealers[i])).name}

@@ -1,0 +1,235 @@
+"""The bidding model and policies (bideuchre.bidding) and the duplicate match (bideuchre.bidding.match).
+
+Expected values are worked out here from the rules (RULES.md), not read off the code: the
+heuristic's estimate card by card, a hand whose tricks are certain, the softmax of the model's
+own values, and the match against par computed by bideuchre.analysis.par on the same deal.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from bideuchre.analysis.auction import Bid, parse_bid
+from bideuchre.analysis.par import par
+from bideuchre.bidding import (PolicyError, TrickModel, get_policy, heuristic_estimate, policy_names)
+from bideuchre.bidding.match import MatchError, make_deals, run_match
+from bideuchre.notation import Deal, parse_hand
+from bideuchre.rules import PRESETS, Seat, Strain
+
+
+def counts(*hands: str) -> np.ndarray:
+    out = np.zeros((len(hands), 24), dtype=np.uint8)
+    for i, h in enumerate(hands):
+        for c in parse_hand(h):
+            out[i, int(c)] += 1
+    return out
+
+
+def have_data(preset: str) -> bool:
+    try:
+        TrickModel.load(preset)
+        return True
+    except Exception:
+        return False
+
+
+SINGLE = ["standard", "pepper", "racehorse"]
+ALL_WITH_DATA = [p for p in PRESETS if have_data(p)]
+
+
+# ---------------------------------------------------------------------------------------------
+# decisions whose answer is clear
+
+# both bowers (SJ CJ), A K of trumps, a side ace (HA), a small diamond
+STRONG = {6: "AKJ.A.9.J", 8: "AKJ.A.KQ.J", 12: "AKJT9.A.Q9.JT9"}
+# no trump above a 10 in any suit strain (no jack: no bower) and no ace
+WEAK = {6: "T9.T9.T.9", 12: "TT99.TT99.T9.99"}
+
+
+@pytest.mark.parametrize("preset", ALL_WITH_DATA)
+@pytest.mark.parametrize("policy", ["model", "heuristic"])
+def test_strong_hand_bids_at_least_four(preset, policy):
+    p = PRESETS[preset]
+    h = counts(STRONG[p.tricks])
+    pol = get_policy(policy, p)
+    for dealer in range(4):
+        for k in range(3):                      # an opponent still to speak, after passes
+            seat = (dealer + 1 + k) % 4
+            actions, idx = pol.choose(h, seat, dealer, [None] * k)
+            a = actions[idx[0]]
+            assert a is not None and a.level >= 4, (preset, policy, dealer, k, a)
+        # the dealer after three passes: nobody can outbid it, and a made contract scores the
+        # tricks taken whatever the bid (RULES.md §1), so any bid is as good as 4 -- but it bids
+        actions, idx = pol.choose(h, dealer, dealer, [None] * 3)
+        assert actions[idx[0]] is not None
+
+
+@pytest.mark.parametrize("preset", [p for p in ("pepper", "double48") if p in ALL_WITH_DATA])
+@pytest.mark.parametrize("policy", ["model", "heuristic"])
+def test_weak_hand_passes_where_it_may(preset, policy):
+    # pepper and double48 have no NTL, where a hand of 9s and 10s would be strong
+    p = PRESETS[preset]
+    h = counts(WEAK[p.tricks])
+    pol = get_policy(policy, p)
+    for dealer in range(4):
+        for k in range(3):                      # the dealer after three passes may have to bid
+            seat = (dealer + 1 + k) % 4
+            actions, idx = pol.choose(h, seat, dealer, [None] * k)
+            assert actions[idx[0]] is None, (preset, policy, dealer, k)
+        # partner bid 3: still pass
+        actions, idx = pol.choose(h, dealer, dealer, [None, parse_bid("3" if p.strain_named == "after" else "3S", p), None])
+        assert actions[idx[0]] is None
+
+
+def test_dealer_who_must_bid_bids():
+    p = PRESETS["pepper"]
+    for policy in ("model", "heuristic"):
+        actions, idx = get_policy(policy, p).choose(counts(WEAK[6]), 3, 3, [None, None, None])
+        assert None not in actions and actions[idx[0]] == Bid(3, "3")
+
+
+# ---------------------------------------------------------------------------------------------
+# the heuristic's estimate, card by card (policy module docstring)
+
+def test_heuristic_estimate_by_hand():
+    est = heuristic_estimate(counts("AKJ.A.9.J"), "standard")[0]
+    # S: SJ right bower 1, CJ left bower 1, SA 1, SK 1 (nothing higher out), side ace HA 0.5
+    assert est[Strain.S] == pytest.approx(4.5)
+    # C: CJ right bower 1; SJ left bower 1; no other club; side aces SA HA 0.5 each
+    assert est[Strain.C] == pytest.approx(3.0)
+    # H: HA is the third trump (both bowers out: 0.5); side ace SA 0.5
+    assert est[Strain.H] == pytest.approx(1.0)
+    # NT: SA 1, SK 1, SJ 0.75 (SQ out, three spades), HA 1; D9 and CJ nothing
+    assert est[Strain.NT] == pytest.approx(3.75)
+    # NTL (9 best): D9 1 (a singleton but nothing above it); everything else has 2+ above
+    assert est[Strain.NTL] == pytest.approx(1.0)
+
+
+def test_heuristic_double_deck_copies():
+    # double32 spades: one SJ (right bower: 1), the other copy out, so each of the two CJ
+    # (left bowers) has one higher trump out: 0.75 + 0.75; no ace
+    est = heuristic_estimate(counts("J.KQ.KQ.JJQ"), "double32")[0]
+    assert est[Strain.S] == pytest.approx(2.5)
+    # both SJ: the held copies are the first two slots (1 + 1), then CJ CJ (1 + 1)
+    est = heuristic_estimate(counts("JJ.KQ.KQ.JJ"), "double32")[0]
+    assert est[Strain.S] == pytest.approx(4.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the trick model
+
+@pytest.mark.parametrize("preset", ALL_WITH_DATA)
+def test_trick_probs_shape_and_sums(preset):
+    p = PRESETS[preset]
+    m = TrickModel.load(p)
+    rng = np.random.default_rng(5)
+    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
+    h = np.zeros((50, 24), dtype=np.uint8)
+    for i in range(50):
+        np.add.at(h[i], rng.permutation(deck)[:p.tricks], 1)
+    pr = m.trick_probs(h, 1, 0)
+    assert pr.shape == (50, len(p.strains), p.tricks + 1)
+    assert np.allclose(pr.sum(axis=2), 1.0) and (pr > 0).all()
+    q = m.lone_probs(h, 1, 0)
+    assert q.shape == (50, len(p.strains), len(p.lone_bids))
+    assert ((q >= 0) & (q <= 1)).all()
+
+
+def test_certain_hand_is_certain():
+    # the six highest spades in spades, declarer leading (racehorse): every trick, surely
+    h = counts("AKQJ..T.J")          # SJ SA SK SQ, CJ, and DT: the diamond may lose
+    top = counts("AKQJT...J")        # SJ CJ SA SK SQ ST: all six trumps, every trick
+    m = TrickModel.load("racehorse")
+    assert m.trick_probs(top, 0, 3)[0, Strain.S, 6] > 0.9
+    assert m.trick_probs(h, 0, 3)[0, Strain.S, 6] < m.trick_probs(top, 0, 3)[0, Strain.S, 6]
+    # and going alone (pepper: the bidder leads, no exchange)
+    assert TrickModel.load("pepper").lone_probs(top, 0, 3)[0, Strain.S, 0] > 0.9
+
+
+def test_model_call_probs_is_softmax_of_values():
+    pol = get_policy("model", "standard")
+    h = counts("AKJ.A.9.J", "T9.KQ.AK.QJ", "9.T9.KQJ.AK")
+    legal, vals = pol.action_values(h, 2, 0, [None])
+    legal2, probs = pol.call_probs(h, 2, 0, [None])
+    assert legal == legal2 and np.allclose(probs.sum(axis=1), 1)
+    i, j = 0, len(legal) - 1
+    assert np.allclose(np.log(probs[:, i] / probs[:, j]), (vals[:, i] - vals[:, j]) / pol.temperature)
+    _, idx = pol.choose(h, 2, 0, [None])
+    assert (idx == np.argmax(vals, axis=1)).all()
+
+
+def test_bad_calls_and_names():
+    pol = get_policy("model", "standard")
+    with pytest.raises(PolicyError, match="turn"):
+        pol.choose(counts("AKJ.A.9.J"), 2, 0, [])
+    with pytest.raises(PolicyError, match="not legal"):
+        pol.choose(counts("AKJ.A.9.J"), 3, 0, [parse_bid("4", "standard"), parse_bid("3", "standard")])
+    with pytest.raises(PolicyError, match="unknown policy"):
+        get_policy("nope", "standard")
+    assert {"heuristic", "model", "par", "advice-dd"} <= set(policy_names())
+
+
+# ---------------------------------------------------------------------------------------------
+# the match
+
+def test_match_antisymmetric_and_self_zero():
+    ab = run_match("model", "heuristic", "racehorse", 60, seed=11, jobs=1)
+    ba = run_match("heuristic", "model", "racehorse", 60, seed=11, jobs=1)
+    assert np.array_equal(ab.edges, -ba.edges)
+    assert ab.edge == pytest.approx(-ba.edge) and ab.se == pytest.approx(ba.se)
+    for name in ("model", "heuristic"):
+        same = run_match(name, name, "standard", 40, seed=4, jobs=1)
+        assert (same.edges == 0).all()
+
+
+def test_match_par_against_par_is_par():
+    # both sides par: each run's NS − EW is the deal's par value (bideuchre.analysis.par)
+    p = PRESETS["standard"]
+    lines = []
+    res = run_match("par", "par", p, 12, seed=2, jobs=1, output=None)
+    ds = make_deals(p, 2, 0, 12)
+    for i in range(12):
+        deal = Deal.from_pbn(ds.pbns[i], p.deck, int(ds.dealers[i]))
+        lines.append(par(deal, p).value)
+    from bideuchre.bidding.match import ChunkSpec, play_chunk
+    got = play_chunk(ChunkSpec(p, "par", "par", 2, 0, 12))
+    assert [g["r1"]["diff"] for g in got] == lines
+    assert [g["r2"]["diff"] for g in got] == lines
+    assert (res.edges == 0).all()
+
+
+def test_match_independent_of_workers_and_chunks(tmp_path):
+    one = run_match("model", "heuristic", "standard", 45, seed=9, jobs=1, chunk_size=45)
+    two = run_match("model", "heuristic", "standard", 45, seed=9, jobs=2, chunk_size=7)
+    assert np.array_equal(one.edges, two.edges)
+    assert one.stats["A"].to_json() == two.stats["A"].to_json()
+
+
+def test_match_resume(tmp_path):
+    f = tmp_path / "m.jsonl"
+    run_match("model", "heuristic", "racehorse", 20, seed=3, jobs=1, output=f, chunk_size=8)
+    full = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, output=f, resume=True, chunk_size=8)
+    straight = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, chunk_size=50)
+    assert np.array_equal(full.edges, straight.edges)
+    assert len(f.read_text().splitlines()) == 51
+    with pytest.raises(MatchError, match="exists"):
+        run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, output=f)
+    with pytest.raises(MatchError, match="holds the match"):
+        run_match("model", "heuristic", "racehorse", 50, seed=4, jobs=1, output=f, resume=True)
+
+
+def test_match_cli():
+    from bideuchre.cli.app import app
+    r = CliRunner().invoke(app, ["match", "model", "heuristic", "-p", "racehorse", "--deals", "20",
+                                 "--seed", "5", "-j", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    lo, hi = obj["ci95"]
+    assert obj["deals"] == 20 and lo <= obj["edge"] <= hi
+    assert hi - obj["edge"] == pytest.approx(1.96 * obj["se"])
+    r = CliRunner().invoke(app, ["match", "model", "nobody", "--deals", "5"])
+    assert r.exit_code == 2 and "unknown policy" in r.output
