@@ -190,3 +190,60 @@ def test_bad_others_and_epsilon_are_one_line_errors():
         advise("AJ.KQ..JT", "E", "N", "standard", others="x")
     with pytest.raises(RulesError, match="noise floor"):
         advise("AJ.KQ..JT", "E", "N", "standard", epsilon=2, policy=TrumpCountPolicy("standard"))
+
+
+# ---------------------------------------------------------------------------------------------
+# the game model
+
+def test_game_model_race_to_two_by_hand():
+    """One kind of hand: the declaring side takes 1 point and makes, each side declaring half
+    the time; target 2.  standard (the higher total at or above the target wins): the chance
+    of two heads before two tails — 1/2 from 0-0, 3/4 from 1-0.  racehorse (won only on a
+    hand the side made its bid or set the bidders), both sides scoring 1 a hand: from 1-0 we
+    win at once when we declare (1/2), else it goes on at 2-1 and the next declarer wins
+    (1/2): 3/4."""
+    from bideuchre.analysis.advice.game import GameModel
+    g = GameModel(get_preset("standard"), 2, {"outcomes": [[1, 0, 1, 10]], "thrown_in": 0})
+    assert g.value(0, 0) == pytest.approx(0.5)
+    assert g.value(1, 0) == pytest.approx(0.75) and g.value(0, 1) == pytest.approx(0.25)
+    assert g.value(1, 1) == pytest.approx(0.5)
+    r = GameModel(get_preset("racehorse"), 2, {"outcomes": [[1, 1, 1, 3]], "thrown_in": 0})
+    assert r.value(1, 0) == pytest.approx(0.75) and r.value(1, 1) == pytest.approx(0.5)
+    # a thrown-in hand changes nothing: the same chances
+    t = GameModel(get_preset("standard"), 2, {"outcomes": [[1, 0, 1, 10]], "thrown_in": 10})
+    assert t.value(1, 0) == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("preset", ["standard", "pepper", "racehorse"])
+def test_shipped_game_model_is_fair_between_the_sides(preset):
+    """Each side declares half the hands: from a score a-b we win as often as they would
+    from b-a, and the game always ends: V(a, b) + V(b, a) = 1; a lead helps."""
+    from bideuchre.analysis.advice.game import GameModel
+    g = GameModel.for_preset(preset)
+    tgt = get_preset(preset).target
+    for a, b in [(0, 0), (25, 20), (tgt - 1, 0), (-10, 5)]:
+        assert g.value(a, b) + g.value(b, a) == pytest.approx(1.0, abs=1e-6)
+    assert g.value(25, 20) > g.value(20, 20) > g.value(20, 25)
+
+
+def test_bid_cli_says_what_the_calls_heard_tell():
+    """The default (--others model) shows the effective sample and a line per other seat,
+    JSON too; --others dd is the all-seeing table with no evidence."""
+    import json
+    from typer.testing import CliRunner
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    args = ["bid", "AJ.KQ..JT", "--seat", "W", "--dealer", "N", "--auction", "pass 4",
+            "--samples", "60", "--seed", "5"]
+    res = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "effective sample" in res.stdout and "S, after bidding 4:" in res.stdout
+    assert "E, after passing:" in res.stdout and "N, not yet spoken:" in res.stdout
+    obj = json.loads(runner.invoke(app, args + ["--json", "--score", "20-25"]).stdout)
+    assert obj["others"] == "model" and 0 < obj["n_eff"] <= 60
+    assert [s["seat"] for s in obj["evidence"]["seats"]] == ["E", "S", "N"]
+    assert obj["p_win_of"] == "game" and all(0 <= a["p_win"] <= 1 for a in obj["actions"])
+    dd = json.loads(runner.invoke(app, args + ["--json", "--others", "dd"]).stdout)
+    assert dd["others"] == "dd" and "evidence" not in dd and dd["n_eff"] == 60
+    bad = runner.invoke(app, args + ["--others", "all"])
+    assert bad.exit_code == 2 and "--others 'all'" in bad.stderr
