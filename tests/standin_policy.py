@@ -6,16 +6,18 @@ import numpy as np
 
 from bideuchre.analysis.advice.evidence import seat_features
 from bideuchre.analysis.auction import ladder, legal_actions
+from bideuchre.bidding import HeuristicPolicy
 from bideuchre.rules import get_preset
 
 
-class TrumpCountPolicy:
+class TrumpCountPolicy(HeuristicPolicy):
     """Bid the number of trumps in the best suit (the left bower counted) plus the side aces,
     the highest legal number bid at most that, in that suit where the strain goes with the
     bid; else pass (or the lowest legal bid when pass is not legal).  Deterministic: one-hot
-    call probabilities."""
+    call probabilities (the heuristic policy's ``call_probs`` over this ``choose``)."""
 
     def __init__(self, preset):
+        super().__init__(preset)
         self.p = get_preset(preset)
         self.bids = ladder(self.p)
 
@@ -48,12 +50,6 @@ class TrumpCountPolicy:
                     (a.strain is None or int(a.strain) == int(best[i])))
             idx[i] = pick
         return acts, idx
-
-    def call_probs(self, hands, seat, dealer, calls, score=None):
-        acts, idx = self.choose(hands, seat, dealer, calls, score)
-        p = np.zeros((len(hands), len(acts)))
-        p[np.arange(len(hands)), idx] = 1.0
-        return acts, p
 
     def declare_strain(self, hands, seat, dealer, bid):
         return seat_features(hands, self.p)[0]
