@@ -185,17 +185,17 @@ class SeatInference:
     uniform_p_bowers: float
 
     def text(self) -> str:
-        """``E, after bidding 5: best suit ♥ 62 % (uniform 27 %), 4.1 ± 0.9 trumps (uniform
-        2.9), both bowers 31 % — uniform: 8 %``."""
+        """``E, after bidding 5: best suit ♥ 62 %, 4.1 ± 0.9 trumps, both bowers 31 % —
+        uniform: 27 %, 2.9, 8 %``."""
         who = (f"{self.seat.name}, not yet spoken" if self.call is None else
                f"{self.seat.name}, after passing" if self.call == "pass" else
                f"{self.seat.name}, after bidding {self.call}")
         if self.strain is None:
             return who + ": no trump suit in this preset"
-        return (f"{who}: best suit {self.strain.symbol} {100 * self.p_strain:.0f} % (uniform "
-                f"{100 * self.uniform_p_strain:.0f} %), {self.trumps:.1f} ± {self.trumps_sd:.1f} "
-                f"trumps (uniform {self.uniform_trumps:.1f}), both bowers "
-                f"{100 * self.p_bowers:.0f} % — uniform: {100 * self.uniform_p_bowers:.0f} %")
+        return (f"{who}: best suit {self.strain.symbol} {100 * self.p_strain:.0f} %, "
+                f"{self.trumps:.1f} ± {self.trumps_sd:.1f} trumps, both bowers "
+                f"{100 * self.p_bowers:.0f} % — uniform: {100 * self.uniform_p_strain:.0f} %, "
+                f"{self.uniform_trumps:.1f}, {100 * self.uniform_p_bowers:.0f} %")
 
     def to_json(self) -> dict:
         return {"seat": self.seat.name, "call": self.call,
