@@ -117,6 +117,7 @@ def bid_cmd(
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     others: str = typer.Option("model", "--others", help="How the other seats bid: model (from their own hands, by the bidding model; the calls heard weight the deals) or dd (seeing every hand: the par view, uniform deals)."),
+    candidates: Optional[int] = typer.Option(None, "--candidates", min=1, help="With --others model: the most uniform deals drawn to find deals that fit the calls heard (default 100 times the deals wanted)."),
     epsilon: Optional[float] = typer.Option(None, "--epsilon", help="Noise floor of the calls heard: the share of each call explained by a uniform choice among the legal calls (default 0.02)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
     rule: List[str] = rule_option(),
@@ -139,7 +140,7 @@ def bid_cmd(
                  known=known, samples=samples, seed=seed, deals=deals, score=score,
                  target=target, record=record, index=index, workers=workers,
                  exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck,
-                 others=others, epsilon=epsilon)
+                 others=others, epsilon=epsilon, candidates=candidates)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -193,7 +194,7 @@ def _refuse_not_a_hand(text: str) -> None:
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
              record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None,
-             others="model", epsilon=None) -> None:
+             others="model", epsilon=None, candidates=None) -> None:
     from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
     from bideuchre.rules import check_seed
     from bideuchre.notation import parse_hand
@@ -266,6 +267,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
                      deal_labels=labels, max_seconds=max_seconds, others=others,
+                     candidates=candidates,
                      **({} if epsilon is None else {"epsilon": epsilon}))
     finally:
         if bar is not None:

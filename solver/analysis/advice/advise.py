@@ -120,6 +120,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                          "own hands) or dd (they see every hand)")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 <= epsilon <= 1:
         raise RulesError(f"epsilon {epsilon!r}: the noise floor must be 0 to 1")
+    if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, int)
+                                   or candidates < 1):
+        raise RulesError(f"candidates {candidates!r}: must be a whole number of at least 1")
     pol = None
     if others == "model":
         pol = _policy(policy, preset)
@@ -264,7 +267,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     if data.S == 0:
         raise RulesError("no deal fits the calls heard within the candidate budget "
                          f"({stream.candidates:,} uniform deals): raise --candidates or the "
-                         "noise floor")
+                         "noise floor (--epsilon)")
     if rating is None or rating.S != data.S:
         rating = rate(data, auc, exact, score, tgt if score else None, game)
         decision = decide(rating)
