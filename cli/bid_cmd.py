@@ -346,9 +346,9 @@ def _show_advice(adv, own_call: Optional[str]) -> None:
     out.print(f"bids so far: {so_far}{known} · {src}")
     ev = adv.evidence
     if ev is not None and ev.calls:
-        out.print(f"the calls heard weight the deals: effective sample {adv.n_eff:,.0f} of "
-                  f"{adv.samples:,} deals ({ev.candidates:,} uniform deals drawn, mean weight "
-                  f"{ev.p_calls:.3g})", highlight=False)
+        out.print(f"calls heard: effective sample {adv.n_eff:,.0f} of {adv.samples:,} deals "
+                  f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})",
+                  highlight=False)
     if ev is not None:
         for si in ev.seats:
             out.print("  " + si.text(), highlight=False)

@@ -237,8 +237,8 @@ def test_bid_cli_says_what_the_calls_heard_tell():
             "--samples", "60", "--seed", "5"]
     res = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
-    assert "effective sample" in res.stdout and "S, after bidding 4:" in res.stdout
-    assert "E, after passing:" in res.stdout and "N, not yet spoken:" in res.stdout
+    assert "effective sample" in res.stdout and "S, bid 4:" in res.stdout
+    assert "E, passed:" in res.stdout and "N, to speak:" in res.stdout
     obj = json.loads(runner.invoke(app, args + ["--json", "--score", "20-25"]).stdout)
     assert obj["others"] == "model" and 0 < obj["n_eff"] <= 60
     assert [s["seat"] for s in obj["evidence"]["seats"]] == ["E", "S", "N"]

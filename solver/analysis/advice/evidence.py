@@ -185,11 +185,11 @@ class SeatInference:
     uniform_p_bowers: float
 
     def text(self) -> str:
-        """``E, after bidding 5: best suit ♥ 62 %, 4.1 ± 0.9 trumps, both bowers 31 % —
-        uniform: 27 %, 2.9, 8 %``."""
-        who = (f"{self.seat.name}, not yet spoken" if self.call is None else
-               f"{self.seat.name}, after passing" if self.call == "pass" else
-               f"{self.seat.name}, after bidding {self.call}")
+        """``E, bid 5: best suit ♥ 62 %, 4.1 ± 0.9 trumps, both bowers 31 % — uniform: 27 %,
+        2.9, 8 %`` (``E, passed: …``, ``E, to speak: …``)."""
+        who = (f"{self.seat.name}, to speak" if self.call is None else
+               f"{self.seat.name}, passed" if self.call == "pass" else
+               f"{self.seat.name}, bid {self.call}")
         if self.strain is None:
             return who + ": no trump suit in this preset"
         return (f"{who}: best suit {self.strain.symbol} {100 * self.p_strain:.0f} %, "
