@@ -137,6 +137,64 @@ def cmd_fit(args) -> None:
     print(json.dumps(report, indent=1))
 
 
+def cmd_report(args) -> None:
+    """The held-out calibration of the shipped data as markdown tables."""
+    data = Path(__file__).resolve().parents[1] / "solver" / "bidding" / "data"
+    reports = [json.loads(f.read_text()) for f in sorted(data.glob("*.calibration.json"))]
+    names = {"leader0": "declarer", "leader1": "declarer's left", "leader2": "partner", "leader3": "declarer's right"}
+    tricks = [(r["deck"], kind, names[lead], e) for r in reports for kind, rows in r["tricks"].items()
+              for lead, e in rows.items()]
+    lone = [(preset, key, e) for r in reports for preset, rows in r["lone"].items() for key, e in rows.items()]
+    print("| deck | strains | first lead | held-out hands | MAE model | MAE hand-blind | log-loss model | log-loss hand-blind |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for deck, kind, lead, e in tricks:
+        print(f"| {deck} | {kind} | {lead} | {e['n']:,} | {e['mae']:.3f} | {e['mae_blind']:.3f} | "
+              f"{e['logloss']:.3f} | {e['logloss_blind']:.3f} |")
+    print()
+    print("| preset | lone bid, strains | held-out hands | rate | mean P | log-loss model | log-loss hand-blind |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for preset, key, e in lone:
+        print(f"| {preset} | {key} | {e['n']:,} | {e['rate']:.4f} | {e['mean_p']:.4f} | "
+              f"{e['logloss']:.4f} | {e['logloss_blind']:.4f} |")
+
+
+def cmd_reliability(args) -> None:
+    """Calibration of the shipped model on the held-out deals (the last tenth, as in the fit):
+    the hands cut into tenths by the model's expected tricks (declarer leading; every seat and
+    strain), each tenth's mean expected against its mean DD tricks, and P(k) against the
+    frequency of k over all held-out hands."""
+    from bideuchre.bidding.model import TrickModel
+    from bideuchre.bidding.train import HOLDOUT, side_tricks
+    from bideuchre.rules import PRESETS
+
+    data = load_parts(_work(args))
+    preset = next(p for p in PRESETS.values() if p.deck.name == args.deck and p.first_lead == "declarer")
+    m = TrickModel.load(preset)
+    n = len(data["counts"])
+    test = np.arange(int(round(n * (1 - HOLDOUT))), n)
+    tr = side_tricks(data["ns"], preset.tricks)
+    cols = [int(s) for s in data["strains"]]
+    exp, obs, probs = [], [], []
+    for seat in range(4):
+        pr = m.trick_probs(data["counts"][test, seat], seat, (seat + 3) % 4)
+        for j, st in enumerate(preset.strains):
+            probs.append(pr[:, j])
+            exp.append(pr[:, j] @ np.arange(preset.tricks + 1))
+            obs.append(tr[test, seat, seat, cols.index(int(st))])      # the declarer leads
+    exp, obs, probs = np.concatenate(exp), np.concatenate(obs), np.concatenate(probs)
+    print(f"{args.deck} ({preset.name}'s rule: the declarer leads), {len(exp):,} held-out hands")
+    print("| tenth | mean expected tricks | mean DD tricks |")
+    print("|---:|---:|---:|")
+    order = np.argsort(exp, kind="stable")
+    for k, part in enumerate(np.array_split(order, 10)):
+        print(f"| {k + 1} | {exp[part].mean():.3f} | {obs[part].mean():.3f} |")
+    print()
+    print("| tricks | mean P | frequency |")
+    print("|---:|---:|---:|")
+    for k in range(preset.tricks + 1):
+        print(f"| {k} | {probs[:, k].mean():.4f} | {(obs == k).mean():.4f} |")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -151,8 +209,12 @@ def main(argv=None) -> None:
     f.add_argument("deck", choices=["single24", "double32", "double48"])
     f.add_argument("--work", default="/tmp/bidmodel-train")
     f.add_argument("--out", default=None)
+    sub.add_parser("report", help="the shipped data's held-out calibration, as markdown")
+    r = sub.add_parser("reliability", help="expected against DD tricks on the held-out deals, by tenths")
+    r.add_argument("deck", choices=["single24", "double32", "double48"])
+    r.add_argument("--work", default="/tmp/bidmodel-train")
     args = ap.parse_args(argv)
-    {"deals": cmd_deals, "fit": cmd_fit}[args.cmd](args)
+    {"deals": cmd_deals, "fit": cmd_fit, "report": cmd_report, "reliability": cmd_reliability}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -48,12 +48,12 @@ def match_cmd(
         out.print(f"edge of {a}: {res.edge:+.3f} ± {res.se:.3f} points a deal "
                   f"(95 % interval {lo:+.3f} .. {hi:+.3f})", highlight=False)
         tab = simple_table()
-        for col in ("policy", "hands", "declared", "set", "set of declared"):
+        for col in ("policy", "hands", "declared", "set (of declared)"):
             tab.add_column(col, justify="left" if col == "policy" else "right")
         for key, name in (("A", a), ("B", b)):
             s = res.stats[key].to_json()
-            tab.add_row(f"{name} ({key})", f"{s['hands']:,}", f"{s['declare_rate']:.1%}", f"{s['set']:,}",
-                        f"{s['set_rate']:.1%}")
+            tab.add_row(f"{name} ({key})", f"{s['hands']:,}", f"{s['declared']:,} ({s['declare_rate']:.1%})",
+                        f"{s['set']:,} ({s['set_rate']:.1%})")
         out.print(tab)
         if res.thrown_in:
             out.print(f"thrown in: {res.thrown_in:,} hands of {2 * res.deals:,}", highlight=False)

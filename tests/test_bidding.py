@@ -45,9 +45,20 @@ ALL_WITH_DATA = [p for p in PRESETS if have_data(p)]
 # decisions whose answer is clear
 
 # both bowers (SJ CJ), A K of trumps, a side ace (HA), a small diamond
-STRONG = {6: "AKJ.A.9.J", 8: "AKJ.A.KQ.J", 12: "AKJT9.A.Q9.JT9"}
+STRONG = {6: "AKJ.A.9.J", 8: "AKJ.A.KQ.JQ", 12: "AKJT9.A.Q9.JT99"}
 # no trump above a 10 in any suit strain (no jack: no bower) and no ace
 WEAK = {6: "T9.T9.T.9", 12: "TT99.TT99.T9.99"}
+
+
+def first_three_calls(pol, h):
+    """The action the policy takes with hand ``h`` for every dealer and each of the first
+    three seats to speak, after passes: ``[(dealer, k, action)]``."""
+    out = []
+    for dealer in range(4):
+        for k in range(3):
+            actions, idx = pol.choose(h, (dealer + 1 + k) % 4, dealer, [None] * k)
+            out.append((dealer, k, actions[idx[0]]))
+    return out
 
 
 @pytest.mark.parametrize("preset", ALL_WITH_DATA)
@@ -56,12 +67,9 @@ def test_strong_hand_bids_at_least_four(preset, policy):
     p = PRESETS[preset]
     h = counts(STRONG[p.tricks])
     pol = get_policy(policy, p)
+    for dealer, k, a in first_three_calls(pol, h):   # an opponent still to speak
+        assert a is not None and a.level >= 4, (preset, policy, dealer, k, a)
     for dealer in range(4):
-        for k in range(3):                      # an opponent still to speak, after passes
-            seat = (dealer + 1 + k) % 4
-            actions, idx = pol.choose(h, seat, dealer, [None] * k)
-            a = actions[idx[0]]
-            assert a is not None and a.level >= 4, (preset, policy, dealer, k, a)
         # the dealer after three passes: nobody can outbid it, and a made contract scores the
         # tricks taken whatever the bid (RULES.md §1), so any bid is as good as 4 -- but it bids
         actions, idx = pol.choose(h, dealer, dealer, [None] * 3)
@@ -75,11 +83,9 @@ def test_weak_hand_passes_where_it_may(preset, policy):
     p = PRESETS[preset]
     h = counts(WEAK[p.tricks])
     pol = get_policy(policy, p)
+    # the dealer after three passes may have to bid: the first three seats
+    assert [a for _, _, a in first_three_calls(pol, h)] == [None] * 12
     for dealer in range(4):
-        for k in range(3):                      # the dealer after three passes may have to bid
-            seat = (dealer + 1 + k) % 4
-            actions, idx = pol.choose(h, seat, dealer, [None] * k)
-            assert actions[idx[0]] is None, (preset, policy, dealer, k)
         # partner bid 3: still pass
         actions, idx = pol.choose(h, dealer, dealer, [None, parse_bid("3" if p.strain_named == "after" else "3S", p), None])
         assert actions[idx[0]] is None
@@ -212,6 +218,8 @@ def test_match_independent_of_workers_and_chunks(tmp_path):
 def test_match_resume(tmp_path):
     f = tmp_path / "m.jsonl"
     run_match("model", "heuristic", "racehorse", 20, seed=3, jobs=1, output=f, chunk_size=8)
+    with open(f, "a") as fh:
+        fh.write('{"deal": 21, "pbn": "N:')        # a line cut short by a killed run
     full = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, output=f, resume=True, chunk_size=8)
     straight = run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, chunk_size=50)
     assert np.array_equal(full.edges, straight.edges)

@@ -355,28 +355,46 @@ class MatchResult:
                 "thrown_in": self.thrown_in}
 
 
+class _Tally:
+    """What a match keeps of its deals: the per-deal edges (float64, 8 bytes a deal) and the
+    counts; the lines themselves go to the output file, not to memory."""
+
+    def __init__(self):
+        self.edges: list = []
+        self.stats = {"A": PolicyStats(), "B": PolicyStats()}
+        self.thrown = 0
+        self.n = 0
+
+    def add(self, lines: Sequence[dict]) -> None:
+        self.edges.append(np.array([ln["edge"] for ln in lines], dtype=float))
+        self.n += len(lines)
+        for ln in lines:
+            for tag, ns in (("r1", "A"), ("r2", "B")):
+                r = ln[tag]
+                ew = "B" if ns == "A" else "A"
+                self.stats["A"].hands += 1
+                self.stats["B"].hands += 1
+                if r["declarer"] is None:
+                    self.thrown += 1
+                    continue
+                who = ns if Seat[r["declarer"]] % 2 == 0 else ew
+                self.stats[who].declared += 1
+                self.stats[who].set += 0 if r["made"] else 1
+
+    def result(self, preset: Preset, a: str, b: str, seed: int, workers: int) -> MatchResult:
+        edges = np.concatenate(self.edges) if self.edges else np.zeros(0)
+        n = len(edges)
+        mean = float(edges.mean()) if n else 0.0
+        se = float(edges.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+        return MatchResult(preset, a, b, seed, n, mean, se, (mean - 1.96 * se, mean + 1.96 * se),
+                           self.stats, edges, self.thrown, workers)
+
+
 def summarise(preset: Preset, a: str, b: str, seed: int, lines: Sequence[dict], workers: int = 1) -> MatchResult:
     """The :class:`MatchResult` of per-deal lines (:func:`play_chunk`'s)."""
-    edges = np.array([ln["edge"] for ln in lines], dtype=float)
-    n = len(edges)
-    mean = float(edges.mean()) if n else 0.0
-    se = float(edges.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-    stats = {"A": PolicyStats(), "B": PolicyStats()}
-    thrown = 0
-    for ln in lines:
-        for tag, ns in (("r1", "A"), ("r2", "B")):
-            r = ln[tag]
-            ew = "B" if ns == "A" else "A"
-            stats["A"].hands += 1
-            stats["B"].hands += 1
-            if r["declarer"] is None:
-                thrown += 1
-                continue
-            who = ns if Seat[r["declarer"]] % 2 == 0 else ew
-            stats[who].declared += 1
-            stats[who].set += 0 if r["made"] else 1
-    return MatchResult(preset, a, b, seed, n, mean, se, (mean - 1.96 * se, mean + 1.96 * se), stats,
-                       edges, thrown, workers)
+    t = _Tally()
+    t.add(lines)
+    return t.result(preset, a, b, seed, workers)
 
 
 def match_chunk_size(preset: Preset, policies: Sequence[str]) -> int:
@@ -419,23 +437,21 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
         _policy(name, preset, options)
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     size = chunk_size or match_chunk_size(preset, (a, b))
-    lines: list = []
+    tally = _Tally()
     header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed}}
     fh = None
     if output is not None:
         path = Path(output)
         if resume and path.exists():
-            lines = _read_output(path, header)
+            _read_output(path, header, tally, deals)
         elif path.exists() and path.stat().st_size and not resume:
             raise MatchError(f"{path}: exists (use --resume to continue that match, or another file)")
-        fh = open(path, "a" if lines else "w", encoding="utf-8")
-        if not lines:
+        fresh = not (resume and path.exists() and path.stat().st_size)
+        fh = open(path, "w" if fresh else "a", encoding="utf-8")
+        if fresh:
             fh.write(json.dumps(header) + "\n")
             fh.flush()
-    start = len(lines)
-    if start > deals:
-        lines = lines[:deals]
-        start = deals
+    start = min(tally.n, deals)
     specs = [ChunkSpec(preset, a, b, seed, lo, min(deals, lo + size), options)
              for lo in range(start, deals, size)]
     kind = ("process" if jobs > 1 else "thread") if executor == "auto" else executor
@@ -444,7 +460,7 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
             if jobs == 1 and kind == "thread":
                 results = (play_chunk(s) for s in specs)
                 for res in results:
-                    _take(res, lines, fh, progress, deals)
+                    _take(res, tally, fh, progress, deals)
             else:
                 pool = _Pool(kind, jobs)
                 try:
@@ -460,47 +476,63 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
                         nxt = next(it, None)
                         if nxt is not None:
                             pending.append(pool.submit(play_chunk, nxt))
-                        _take(res, lines, fh, progress, deals)
+                        _take(res, tally, fh, progress, deals)
                 finally:
                     pool.close(cancel=True)
     finally:
         if fh is not None:
             fh.close()
-    return summarise(preset, a, b, seed, lines, jobs)
+    return tally.result(preset, a, b, seed, jobs)
 
 
-def _take(res: list, lines: list, fh, progress, total: int) -> None:
-    lines.extend(res)
+def _take(res: list, tally: _Tally, fh, progress, total: int) -> None:
+    tally.add(res)
     if fh is not None:
         fh.write("".join(json.dumps(ln) + "\n" for ln in res))
         fh.flush()
         os.fsync(fh.fileno())
     if progress is not None:
-        progress(len(lines), total)
+        progress(tally.n, total)
 
 
-def _read_output(path: Path, header: dict) -> list:
-    """The per-deal lines of a match output (a partial last line dropped).  Raises MatchError
-    when its header names another match."""
-    text = path.read_text(encoding="utf-8")
-    rows = text.split("\n")
-    if not text.endswith("\n"):
-        rows = rows[:-1]               # a line cut short by a killed run
-        path.write_text("\n".join(rows) + ("\n" if rows else ""), encoding="utf-8")
-    rows = [r for r in rows if r.strip()]
-    if not rows:
-        return []
-    try:
-        head = json.loads(rows[0])
-    except json.JSONDecodeError:
-        raise MatchError(f"{path}: line 1 is not a match header") from None
-    if head != header:
-        raise MatchError(f"{path}: holds the match {head.get('match')}, not {header['match']}")
-    lines = [json.loads(r) for r in rows[1:]]
-    for k, ln in enumerate(lines):
-        if ln.get("deal") != k + 1:
-            raise MatchError(f"{path}: line {k + 2} is deal {ln.get('deal')}, expected {k + 1}")
-    return lines
+def _read_output(path: Path, header: dict, tally: _Tally, deals: int) -> None:
+    """Read a match output into ``tally`` (its first ``deals`` deals), a line at a time; a
+    partial last line (a killed run) is cut off the file.  Raises MatchError when its header
+    names another match or its deals are out of order."""
+    good = 0                                  # bytes of whole lines
+    with open(path, "rb") as f:
+        first = f.readline()
+        if not first.endswith(b"\n"):
+            good = 0
+        else:
+            try:
+                head = json.loads(first)
+            except json.JSONDecodeError:
+                raise MatchError(f"{path}: line 1 is not a match header") from None
+            if head != header:
+                raise MatchError(f"{path}: holds the match {head.get('match')}, not {header['match']}")
+            good = len(first)
+            k = 0
+            block: list = []
+            for raw in f:
+                if not raw.endswith(b"\n"):
+                    break
+                good += len(raw)
+                if k >= deals:
+                    continue
+                ln = json.loads(raw)
+                k += 1
+                if ln.get("deal") != k:
+                    raise MatchError(f"{path}: line {k + 1} is deal {ln.get('deal')}, expected {k}")
+                block.append(ln)
+                if len(block) >= 4096:
+                    tally.add(block)
+                    block = []
+            if block:
+                tally.add(block)
+    if good != path.stat().st_size:
+        with open(path, "r+b") as f:
+            f.truncate(good)
 
 
 def plot_match(result: MatchResult, path: str | os.PathLike) -> Path:
