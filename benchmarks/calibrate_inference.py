@@ -41,7 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bideuchre.analysis.advice.evidence import (CANDIDATE_BLOCK, EPSILON, CandidateStream,  # noqa: E402
+from bideuchre.analysis.advice.evidence import (EPSILON, CandidateStream,  # noqa: E402
                                                 call_weights, n_eff)
 from bideuchre.analysis.advice.sampling import Sampler  # noqa: E402
 from bideuchre.analysis.auction import Auction  # noqa: E402

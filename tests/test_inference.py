@@ -14,10 +14,10 @@ import pytest
 
 from standin_policy import TrumpCountPolicy
 from bideuchre.analysis.advice import advise
-from bideuchre.analysis.advice.evidence import (PILOT, CANDIDATE_BLOCK, CandidateStream, mass_quantile,
+from bideuchre.analysis.advice.evidence import (CANDIDATE_BLOCK, CandidateStream, mass_quantile,
                                                 n_eff, weighted_mean_se)
 from bideuchre.analysis.advice.sampling import Sampler
-from bideuchre.analysis.auction import Auction, hand_result, ladder, parse_bid
+from bideuchre.analysis.auction import Auction, hand_result, parse_bid
 from bideuchre.notation import Deal, parse_hand
 from bideuchre.rules import RulesError, Seat, Strain, get_preset
 from bideuchre.search.solve import dd_table

@@ -28,7 +28,7 @@ import numpy as np
 
 from ...rules import Preset, Seat, Strain
 from ..auction import Bid, ladder, legal_actions
-from ..lone import lone_leader, lone_results
+from ..lone import lone_results
 
 __all__ = ["Paths", "model_paths", "path_tricks", "memo_policy", "OURS", "NOBODY"]
 
