@@ -34,8 +34,12 @@ over the groups and totals) and a check that both give the same data for every d
 old ``deal_data`` and ``sampling`` modules are read from git; the search core is the installed
 one for both.
 
+``--others model dd`` times the fixed-samples advice with the other seats by the bidding model
+as well; ``--adaptive`` times ``bid``'s default (adaptive sampling, warm) for each mode.
+
     python benchmarks/bench_bid.py [--case single24 double32 double48] [--repeat 1]
                                    [--compare K] [--no-advice] [--before REF] [--settle K]
+                                   [--others model dd] [--adaptive]
 """
 
 from __future__ import annotations
@@ -70,16 +74,42 @@ CASES = {
 }
 
 
-def run_advice(preset, hand, samples, workers, repeat) -> tuple[float, float, str]:
+def run_advice(preset, hand, samples, workers, repeat, others="dd") -> tuple[float, float, str]:
     walls, cpus = [], []
     adv = None
     for r in range(repeat):
         w0, c0 = time.perf_counter(), time.process_time()
-        adv = advise(hand, Seat.E, Seat.N, preset, samples=samples, seed=1 + r, workers=workers)
+        adv = advise(hand, Seat.E, Seat.N, preset, samples=samples, seed=1 + r, workers=workers,
+                     others=others)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
     rec = f"{adv.recommend.action} {adv.recommend.strain or ''} EV {adv.recommend.ev:+.2f}"
+    if samples is None:
+        rec += f" ({adv.samples} deals, {adv.stopped})"
     return statistics.median(walls), statistics.median(cpus), rec
+
+
+def adaptive(preset, hand, cores, repeat, modes) -> None:
+    """``bid``'s default (adaptive sampling) for each ``--others`` mode, warm (one advice of
+    each mode first: the bidding model's data loaded), interleaved mode by mode per repeat;
+    medians over the repeats (seeds 1 … repeat)."""
+    for m in modes:
+        advise(hand, Seat.E, Seat.N, preset, samples=4, seed=99, workers=1, others=m)
+    got = {m: ([], []) for m in modes}
+    recs = {}
+    for r in range(repeat):
+        for m in modes:
+            w0, c0 = time.perf_counter(), time.process_time()
+            adv = advise(hand, Seat.E, Seat.N, preset, seed=1 + r, workers=cores, others=m)
+            got[m][0].append(time.perf_counter() - w0)
+            got[m][1].append(time.process_time() - c0)
+            recs[m] = adv
+    for m in modes:
+        a = recs[m]
+        print(f"  adaptive, --others {m}, {cores} workers: median {statistics.median(got[m][0]):.2f} s "
+              f"wall, {statistics.median(got[m][1]):.2f} s CPU over {repeat}; last: "
+              f"{a.recommend.action} {a.recommend.strain or ''} EV {a.recommend.ev:+.2f} "
+              f"({a.samples} deals, {a.stopped}, n_eff {a.n_eff:.0f})", flush=True)
 
 
 def compare(preset, hand, k) -> None:
@@ -348,6 +378,10 @@ def main() -> None:
     ap.add_argument("--no-compare", action="store_true", help="skip the DD-search comparison")
     ap.add_argument("--settle", type=int, metavar="K", default=None,
                     help="share of K deals settled without the other seats' exact DD tricks")
+    ap.add_argument("--others", nargs="+", default=["dd"], choices=["model", "dd"],
+                    help="the other seats of the fixed-samples advice (default dd, as before)")
+    ap.add_argument("--adaptive", action="store_true",
+                    help="bid's default: adaptive sampling, warm, for each --others mode, on the most cores asked")
     args = ap.parse_args()
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     for name in args.case:
@@ -359,16 +393,20 @@ def main() -> None:
             before_after(preset, hand, args.compare or k, args.before)
         if not args.no_compare:
             compare(preset, hand, args.compare or k)
+        if args.adaptive:
+            nc = min(max(args.cores), len(cpus) or 1)
+            adaptive(preset, hand, nc, args.repeat, args.others)
         if args.no_advice:
             continue
-        for ncores in args.cores:
+        for others in args.others:
+          for ncores in args.cores:
             if len(cpus) < ncores:
                 print(f"  {ncores} cores: skipped (only {len(cpus)} available)")
                 continue
             if cpus:
                 os.sched_setaffinity(0, cpus[:ncores])
-            wall, cpu, rec = run_advice(preset, hand, samples, ncores, args.repeat)
-            print(f"  {ncores} core{'s' if ncores > 1 else ' '} ({ncores} worker{'s' if ncores > 1 else ''}): "
+            wall, cpu, rec = run_advice(preset, hand, samples, ncores, args.repeat, others)
+            print(f"  --others {others}, {ncores} core{'s' if ncores > 1 else ' '} ({ncores} worker{'s' if ncores > 1 else ''}): "
                   f"{wall:.2f} s wall, {cpu:.2f} s CPU ({cpu / samples * 1e3:.1f} ms CPU a deal); {rec}",
                   flush=True)
         if cpus:

@@ -117,12 +117,20 @@ def bid_cmd(
     index: Optional[int] = typer.Option(None, "--index", help="Record number in --record (1-based; default 1)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
+    others: str = typer.Option("model", "--others", help="How the other seats bid: model (from their own hands, by the bidding model; the calls heard weight the deals) or dd (seeing every hand: the par view, uniform deals)."),
+    candidates: Optional[int] = typer.Option(None, "--candidates", min=1, help="With --others model: the most uniform deals drawn to find deals that fit the calls heard (default 100 times the deals wanted)."),
+    epsilon: Optional[float] = typer.Option(None, "--epsilon", help="Noise floor of the calls heard: the share of each call explained by a uniform choice among the legal calls (default 0.02)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form where the preset allows another (double48: double40 double32); as --rule deck=..."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Bid advice for one hand: sample the unseen cards, solve each deal double-dummy, and
     rate every legal action by its expected hand result.
+
+    With --others model (the default) each deal is weighted by the bidding model's chance of
+    every call heard, given the hand of the seat that made it, and the seats after us bid by
+    the model from their own hands; --others dd deals uniformly and lets every other seat bid
+    seeing all four hands.
 
     By default deals are drawn in blocks until the recommended action leads the runner-up by
     more than 3 standard errors of their paired difference, or until a cap (10,000 deals on
@@ -132,7 +140,8 @@ def bid_cmd(
         _run_bid(hand=hand, seat=seat, dealer=dealer, preset=preset, auction=auction,
                  known=known, samples=samples, seed=seed, deals=deals, score=score,
                  target=target, record=record, index=index, workers=workers,
-                 exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck)
+                 exact=exact, json_out=json_out, max_seconds=max_seconds, rule=rule, deck=deck,
+                 others=others, epsilon=epsilon, candidates=candidates)
 
 
 def _parse_score(text: Optional[str]) -> Optional[tuple[int, int]]:
@@ -185,7 +194,8 @@ def _refuse_not_a_hand(text: str) -> None:
 
 
 def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals, score, target,
-             record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None) -> None:
+             record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None,
+             others="model", epsilon=None, candidates=None) -> None:
     from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
     from bideuchre.rules import check_seed
     from bideuchre.notation import parse_hand
@@ -213,6 +223,11 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         cards, seat_v, dealer_v, preset_name, auction_v = parse_hand(hand, where="HAND"), parse_seat(seat), parse_seat(dealer), preset or "standard", auction
     p = preset_with_rules(preset_name, rule, deck, target=target)
     check_seed(seed, "--seed")      # named as the option (the library says "seed")
+    if others not in ("model", "dd"):
+        raise BadInput(f"--others {shown(others, 20)}: expected model (the other seats bid from "
+                       "their own hands) or dd (they see every hand)")
+    if epsilon is not None and not 0 <= epsilon <= 1:
+        raise BadInput(f"--epsilon {epsilon}: the noise floor must be 0 to 1")
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
     if max_seconds is not None and not max_seconds > 0:
@@ -248,7 +263,9 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
     try:
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
-                     deal_labels=labels, max_seconds=max_seconds)
+                     deal_labels=labels, max_seconds=max_seconds, others=others,
+                     candidates=candidates,
+                     **({} if epsilon is None else {"epsilon": epsilon}))
     finally:
         if bar is not None:
             bar.stop()
@@ -314,6 +331,9 @@ def _stop_text(adv) -> str:
         return f"; sampling stopped at the cap of {adv.cap:,} deals"
     if adv.stopped == "time":
         return f"; sampling stopped at --max-seconds {adv.max_seconds:g} after {adv.samples:,} deals"
+    if adv.stopped == "budget":
+        return (f"; sampling stopped at {adv.samples:,} deals: the candidate budget was spent "
+                "(few deals fit the calls heard)")
     return ""
 
 
@@ -327,11 +347,21 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
     order = [Seat((adv.dealer + 1 + i) % 4) for i in range(4)]
     so_far = "  ".join(f"{s.name} {format_action(a)}" for s, a in zip(order, adv.auction)) or "none"
     src = (f"seed {adv.seed}, {adv.samples:,} random deals" if adv.seed is not None
-           else f"{adv.samples:,} given deals")
+           else counted(adv.samples, "given deal"))
     out.print(f"[bold]{adv.seat.name}[/bold] holds {format_hand(adv.hand)} · dealer {adv.dealer.name} · "
               f"preset {p.name}")
     known = "".join(f" · known {s.name}: {format_hand(c)}" for s, c in adv.known.items())
     out.print(f"bids so far: {so_far}{known} · {src}")
+    ev = adv.evidence
+    if ev is not None and ev.calls:
+        out.print(f"calls heard: effective sample {adv.n_eff:,.0f} of {adv.samples:,} deals "
+                  f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})",
+                  highlight=False)
+    if ev is not None:
+        for si in ev.seats:
+            out.print("  " + si.text(), highlight=False)
+        if ev.warning:
+            out.print(f"[bold yellow]warning: {ev.warning}[/bold yellow]", highlight=False)
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")
@@ -356,8 +386,10 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
     out.print("P≥k: chance of k tricks or more" + (" · all X: chance lone X takes every trick"
                                                    if lone_names else ""), highlight=False)
     # the key on a line of its own: as a title it would be folded into the table's width
-    out.print("[bold]Actions[/bold]: expected hand result (our points − theirs), the rest of the "
-              "auction double-dummy; ±best: standard error of the difference to the best")
+    rest = ("the later seats bidding by the model from their own hands"
+            if adv.others == "model" else "the rest of the auction double-dummy")
+    out.print(f"[bold]Actions[/bold]: expected hand result (our points − theirs), {rest}; "
+              "±best: standard error of the difference to the best")
     act = simple_table()
     for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
         act.add_column(col, justify="left" if col in ("action", "strain") else "right",
@@ -374,8 +406,10 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
         act.add_row(*row)
     out.print(act)
     out.print("± se: standard error of the EV · P(make): our contract makes if it stands · "
-              "P(decl): our bid wins the auction" + (" · P(win): we win the game this hand"
-                                                    if with_win else ""), highlight=False)
+              "P(decl): our bid wins the auction" + (
+                  (" · P(win): we win the game (the hands to come by a game model)"
+                   if adv.game_model else " · P(win): we win the game this hand")
+                  if with_win else ""), highlight=False)
     rec = adv.recommend
     out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
               f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
@@ -398,7 +432,8 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
         g = adv.best_for_game
         tag = " [yellow](differs)[/yellow]" if g.action != rec.action else ""
         out.print(f"best for the game ({adv.score[0]}-{adv.score[1]} to {adv.target}): "
-                  f"{g.action}{tag}, P(win this hand) {g.p_win:.3f}")
+                  f"{g.action}{tag}, P(win" + (")" if adv.game_model else " this hand)")
+                  + f" {g.p_win:.3f}")
     if own_call is not None:
         out.print(f"the record's call: {own_call}")
     for note in adv.notes:
@@ -407,5 +442,9 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
         what = f"given: the {counted(adv.samples, 'full deal')} of {deals_from}"
     else:
         what = "sampled: random deals of the unseen cards"
-    out.print(f"{what}, each bid and played double dummy (every hand visible)", style="dim",
-              highlight=False)
+    if adv.others == "model":
+        out.print(f"{what}{' weighted by the calls heard' if deals_from is None else ''}; the later seats "
+                  "bid by the model, each contract played double dummy", style="dim", highlight=False)
+    else:
+        out.print(f"{what}, each bid and played double dummy (every hand visible)", style="dim",
+                  highlight=False)

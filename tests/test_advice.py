@@ -6,6 +6,9 @@ of RULES.md §2), the DD table of each deal (``bideuchre.search.solve.dd_table``
 ``solve_position`` (``test_par.lone_values``), with the advised seat's strain fixed per bid by
 the mean over the deals (ties: more DD tricks — or more lone hands taking every trick — then
 the first strain in the preset's order).
+
+These tests check the all-seeing table (``others="dd"``, ``bid --others dd``); the bidding
+model's table and the calls heard as evidence are tested in ``test_inference``.
 """
 
 from __future__ import annotations
@@ -20,11 +23,15 @@ from typer.testing import CliRunner
 
 from helpers import SOURCES, real_deals
 from oracles import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
-from bideuchre.analysis.advice import advise, default_samples, sample_deals, sampling_plan
+from functools import partial
+
+from bideuchre.analysis.advice import advise as _advise, default_samples, sample_deals, sampling_plan
 from bideuchre.analysis.auction import parse_bid
 from bideuchre.notation import Deal, format_hand, parse_hand
 from bideuchre.rules import DECKS, PRESETS, BidEuchreError, Seat, Strain
 from bideuchre.search.solve import dd_table, solve_position
+
+advise = partial(_advise, others="dd")
 
 
 def deals_around(text: str, seat: int, k: int, seed: int, deck: str = "single24") -> list[Deal]:
@@ -276,7 +283,7 @@ def test_actions_with_the_recommendations_result_on_every_deal_are_named():
     assert same.ev == adv.recommend.ev and same.se_vs_best == 0 and adv.runner_up.se_vs_best > 0
     assert adv.to_json()["same_as_recommend"] == ["3"]
     from bideuchre.cli.app import app
-    res = CliRunner().invoke(app, ["bid", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
+    res = CliRunner().invoke(app, ["bid", "--others", "dd", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
                                    "--seed", "3", "--samples", "200", "--workers", "1"])
     assert res.exit_code == 0, res.output
     assert "the same result on every deal: 3♠" in " ".join(res.stdout.split())
@@ -287,7 +294,7 @@ def test_a_clear_lead_over_a_runner_up_is_not_told_as_all_actions_tied():
     the recommendation leads it, and not that every other action has the same result (a line
     printed only when there is no runner-up; a fresh user saw both)."""
     from bideuchre.cli.app import app
-    res = CliRunner().invoke(app, ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N",
+    res = CliRunner().invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "--seat", "E", "--dealer", "N",
                                    "--seed", "1", "--workers", "1"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.stdout.split())
@@ -433,7 +440,7 @@ def test_bad_input():
 def test_bid_cli_json_and_record(tmp_path):
     from bideuchre.cli.app import app
     runner = CliRunner()
-    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "40",
+    res = runner.invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "40",
                               "--seed", "3", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
@@ -445,20 +452,20 @@ def test_bid_cli_json_and_record(tmp_path):
     deals = deals_around(real_deals(4)[3], Seat.E, 6, seed=1)
     f = tmp_path / "deals.txt"
     f.write_text("\n".join(d.pbn() for d in deals) + "\n")
-    res = runner.invoke(app, ["bid", format_hand(deals[0].hands[Seat.E]), "--seat", "E", "--dealer", "N",
+    res = runner.invoke(app, ["bid", "--others", "dd", format_hand(deals[0].hands[Seat.E]), "--seat", "E", "--dealer", "N",
                               "--deals", str(f), "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert obj["samples"] == 6 and obj["seed"] is None
     # a Trickster record: N is dealer and last to bid after three passes
     rec = SOURCES / "trickster" / "last_to_bid.ptn"
-    res = runner.invoke(app, ["bid", "--record", str(rec), "--index", "1", "--samples", "30", "--json"])
+    res = runner.invoke(app, ["bid", "--others", "dd", "--record", str(rec), "--index", "1", "--samples", "30", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert obj["seat"] == "N" and obj["auction"] == ["pass", "pass", "pass"]
     assert obj["record_call"] == "3"
     assert obj["actions"][0]["action"] != "pass" or obj["preset"] == "standard"
-    bad = runner.invoke(app, ["bid", "AJ.KQ..JT", "--seat", "S", "--dealer", "N"])
+    bad = runner.invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "--seat", "S", "--dealer", "N"])
     assert bad.exit_code == 2 and "turn" in bad.output
     # a deal or a file where the hand goes: one line saying what bid takes instead
     deal = real_deals(1)[0]
@@ -466,7 +473,7 @@ def test_bid_cli_json_and_record(tmp_path):
                         (deal.split(":", 1)[1], "is a deal; bid takes one hand"),
                         ("E:AJ.KQ..JT", "give the hand without its seat"),
                         (str(rec), "is a file; bid takes one hand")]:
-        bad = runner.invoke(app, ["bid", wrong, "--seat", "E", "--dealer", "N"])
+        bad = runner.invoke(app, ["bid", "--others", "dd", wrong, "--seat", "E", "--dealer", "N"])
         assert bad.exit_code == 2 and what in bad.stderr and len(bad.stderr.splitlines()) == 1, bad.output
 
 
@@ -481,7 +488,7 @@ def test_bid_cli_deals_file_errors_name_the_line(tmp_path):
     for lines, lineno, what in [([deals[0].pbn(), "# a comment", "N:AKQ.J9 nonsense"], 3, "line 3: "),
                                 ([deals[0].pbn(), "", deals[1].pbn(), other.pbn()], 4, f"does not give seat E the hand {hand}")]:
         f.write_text("\n".join(lines) + "\n")
-        res = runner.invoke(app, ["bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f)])
+        res = runner.invoke(app, ["bid", "--others", "dd", hand, "--seat", "E", "--dealer", "N", "--deals", str(f)])
         assert res.exit_code == 2, res.output
         assert f"deals.txt: line {lineno}" in res.output and what in res.output, res.output
         assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
@@ -499,7 +506,7 @@ def test_bid_cli_tables_fit_80_columns():
                         # double48: 12 levels, the columns of the undecided ones
                         (["AKJ.KQJ.KQJJ.QQ", "--preset", "double48", "--samples", "3"],
                          ["mean", "P≥7", "--json has every level"])]:
-        res = runner.invoke(app, ["bid", args[0], "--seat", "E", "--dealer", "N", *args[1:]],
+        res = runner.invoke(app, ["bid", "--others", "dd", args[0], "--seat", "E", "--dealer", "N", *args[1:]],
                             env={"COLUMNS": "80"})
         assert res.exit_code == 0, res.output
         lines = res.stdout.splitlines()
@@ -580,20 +587,20 @@ def test_bid_cli_close_call_limit_and_echo():
     line, exit 2; --known and how sampling stopped are echoed."""
     from bideuchre.cli.app import app
     runner = CliRunner()
-    res = runner.invoke(app, ["bid", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
+    res = runner.invoke(app, ["bid", "--others", "dd", "AQT.T.J.J", "-s", "E", "-d", "N", "-p", "racehorse",
                               "--samples", "1000", "-j", "1"], env={"COLUMNS": "100"})
     assert res.exit_code == 0, res.output
     assert "too close to call: pass " in res.stdout and " vs 3" in res.stdout
-    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "100000000"])
+    res = runner.invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "100000000"])
     assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
     assert "--samples 100000000: must be 1 to 100,000" in res.stderr
-    res = runner.invoke(app, ["bid", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
+    res = runner.invoke(app, ["bid", "--others", "dd", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
                               "--known", "W:SA", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert obj["known"] == {"W": "A..."} and obj["sampling"]["stopped"] == "clear"
     assert obj["samples"] == 200 and obj["close"] is False
-    res = runner.invoke(app, ["bid", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
+    res = runner.invoke(app, ["bid", "--others", "dd", ".AKQJT.J.", "-s", "E", "-d", "N", "-p", "pepper",
                               "--known", "W:SA"], env={"COLUMNS": "100"})
     text = " ".join(res.stdout.split())     # the console's width may wrap the line
     assert "known W: A..." in text
@@ -615,12 +622,12 @@ def test_one_deal_gives_valid_json_without_a_standard_error():
     ``Infinity``, which is not JSON) and words in the text, never ``± inf``."""
     from bideuchre.cli.app import app
     runner = CliRunner()
-    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1", "--json"])
+    res = runner.invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert "Infinity" not in res.stdout and "NaN" not in res.stdout
     obj = json.loads(res.stdout)
     assert obj["samples"] == 1 and obj["difference_se"] is None
-    res = runner.invoke(app, ["bid", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1"])
+    res = runner.invoke(app, ["bid", "--others", "dd", "AJ.KQ..JT", "-s", "E", "-d", "N", "--samples", "1"])
     assert res.exit_code == 0 and "inf" not in res.stdout.replace("info", "")
 
 

@@ -130,7 +130,7 @@ def test_bid_one_given_deal_has_no_standard_error_and_names_its_file(tmp_path):
     """One deal: the difference is what it is on that deal, not "too close to call ... ± ?";
     the footer says the deals came from the file, not "sampled: random deals"."""
     f, hand = _one_deal_file(tmp_path)
-    res = run("bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f))
+    res = run("bid", hand, "--seat", "E", "--dealer", "N", "--deals", str(f), "--others", "dd")
     assert res.exit_code == 0, res.output
     assert "too close to call" not in res.stdout and "± ?" not in res.stdout
     assert "on the one deal rated (one deal gives no standard error)" in res.stdout

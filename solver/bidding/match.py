@@ -174,6 +174,7 @@ class AdviceDDPolicy(TablePolicy):
     """Today's advice for the seat's own hand, the others all-seeing (module docstring)."""
 
     name = "advice-dd"
+    others = "dd"           # advise's other seats: all-seeing (the advice policy: "model")
 
     def __init__(self, preset: Preset, samples: int = ADVICE_DD_SAMPLES):
         super().__init__(preset)
@@ -185,7 +186,7 @@ class AdviceDDPolicy(TablePolicy):
         hand = [c for c in range(24) for _ in range(int(ds.counts[i, seat, c]))]
         seed = int(ds.seed) * 1_000_003 + int(ds.ids[i]) * 4 + int(seat)
         adv = advise(hand, int(seat), int(ds.dealers[i]), self.preset, auction=list(calls),
-                     samples=self.samples, seed=seed, workers=1)
+                     samples=self.samples, seed=seed, workers=1, others=self.others)
         action = parse_bid(adv.recommend.action, self.preset)
         if action is not None and adv.recommend.strain is not None:
             from ..rules import parse_strain

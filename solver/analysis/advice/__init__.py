@@ -3,10 +3,22 @@
 Question: with this hand, in this seat, after these bids, what should I bid?  Answer: deal the
 unseen cards at random consistent with what is known (the hand, the cards shown with
 ``known``), or take given full deals (``deals``); solve each deal double-dummy; and for every
-legal action — pass and each legal bid — play the rest of the auction double-dummy, exactly as
-in par (:mod:`bideuchre.analysis.par`: every other seat chooses with all hands open to maximise its side's
-hand result), then score the hand.  The expected hand result (our side's points minus theirs)
-over the deals, with its standard error, rates each action; the best is recommended.
+legal action — pass and each legal bid — play the rest of the auction, then score the hand.
+The expected hand result (our side's points minus theirs) over the deals, with its standard
+error, rates each action; the best is recommended.
+
+How the other seats bid (``others``):
+
+- ``"model"`` (the default): they are players who see their own hands.  The calls heard are
+  evidence: each deal is weighted by the bidding policy's probability of every earlier call
+  given the hand of the seat that made it, with a noise floor (:mod:`.evidence`: importance
+  weights, rejection control, the effective sample size, the weighted means and standard
+  errors, a line per other seat on what the auction tells, a warning when the calls were
+  unlikely under the model); after our action each later seat calls by the policy from its
+  own hand and the declarer names its strain by it (:mod:`.table`).
+- ``"dd"``: uniform deals, and every other seat bids double dummy with all hands open, exactly
+  as in par (:mod:`bideuchre.analysis.par`: each chooses to maximise its side's hand result):
+  the par view.  The rest of this docstring describes this table where it differs.
 
 Single-dummy choices of the bidder (the seat advised):
 
@@ -49,11 +61,15 @@ whole blocks in index order, and every result per deal is exact: results do not 
 number of workers.  Memory is bounded: deals are drawn a chunk at a time and at most
 :data:`MAX_SAMPLES` are kept.
 
-The package's modules: :mod:`.sampling` (the deals), :mod:`.deal_data` (the per-deal
-searches), :mod:`.model` (the auction over many deals at once), :mod:`.rating` (the actions'
-EVs and the adaptive rule), :mod:`.results` (what is returned), :mod:`.advise` (the driver).
+The package's modules: :mod:`.sampling` (the deals), :mod:`.evidence` (the calls heard as
+weights), :mod:`.deal_data` (the per-deal searches), :mod:`.model` (the all-seeing auction
+over many deals at once), :mod:`.table` (the auction bid by the policy), :mod:`.rating` (the
+actions' EVs and the adaptive rule), :mod:`.game` (the game model), :mod:`.results` (what is
+returned), :mod:`.advise` (the driver).
 
-Game-end (``score`` and ``target``): for each action, the probability that our side wins the
+Game-end (``score`` and ``target``): with ``others="model"`` the chance of winning the game,
+the hands still to come by a short game model (:mod:`.game`); with ``others="dd"`` (or where
+no hand table is shipped) for each action, the probability that our side wins the
 game at the end of this hand under the preset's rule (RULES.md §2 "game end"): ``standard``:
 a side at or above the target with the higher total; ``pepper``: at or above the target, and
 if both are, the bidding side; ``racehorse``/``double48``: at or above the target on a hand in

@@ -14,8 +14,10 @@ import numpy as np
 
 from ...notation import Deal, parse_card, parse_hand
 from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, parse_seat
-from ..auction import Auction
+from ..auction import Auction, format_action
 from .deal_data import DealData, DealPlan, solve_advice_chunk
+from .evidence import (EPSILON, CandidateStream, Evidence, call_probabilities, call_weights,
+                       seat_inference)
 from .rating import decide, rate
 from .results import Advice
 from .sampling import (MAX_SAMPLES, Sampler, check_hand, check_samples, deals_for_hand,
@@ -52,7 +54,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            workers: int | None = None, exact: bool = False,
            progress: Callable[[int, int], None] | None = None,
            deal_labels: Sequence[str] | None = None, max_seconds: float | None = None,
-           cap: int | None = None) -> Advice:
+           cap: int | None = None, others: str = "model", policy=None,
+           epsilon: float = EPSILON, candidates: int | None = None) -> Advice:
     """Bid advice for ``hand`` in ``seat`` (see the package docstring for the model).
 
     ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
@@ -76,9 +79,22 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     exact EVs for our lone bids even where they cannot be the best.  ``progress(done,
     total)`` is called as deals are solved (``total``: the most deals that may be drawn).
 
+    ``others``: how the other seats bid.  ``"model"`` (the default): the calls heard are
+    evidence — each deal is weighted by the bidding policy's probability of every earlier
+    call (:mod:`.evidence`; ``epsilon`` the noise floor; random deals are drawn as weighted
+    candidates through rejection control, at most ``candidates`` of them, default
+    :data:`CANDIDATE_FACTOR` times the deals' cap) — and the seats after us bid by the
+    policy from their own hands, the declarer naming its strain by it (:mod:`.table`).
+    ``"dd"``: uniform deals and every other seat bidding double dummy with all hands open (the
+    par view).  ``policy``: a :class:`~bideuchre.bidding.BidPolicy` or a policy name
+    (default ``"model"``).  Adaptive sampling stops only once the effective sample size of
+    the weights reaches half the first look's deals.
+
     Returns an :class:`Advice`.  Raises NotationError / RulesError for bad input (a hand of
     the wrong size, a card placed twice, an illegal auction, not this seat's turn, a score at
-    which the game is already over, ``samples``, ``cap`` or given deals beyond the limit).
+    which the game is already over, ``samples``, ``cap`` or given deals beyond the limit,
+    ``others`` not "model" or "dd", ``epsilon`` outside 0 … 1, given deals of which none fits
+    the calls heard).
     """
     preset = get_preset(preset)
     seat = parse_seat(seat)
@@ -99,6 +115,17 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         raise RulesError(f"workers must be at least 1, got {workers!r}")
     if max_seconds is not None and not max_seconds > 0:
         raise RulesError(f"--max-seconds must be more than 0, got {max_seconds}")
+    if others not in ("model", "dd"):
+        raise RulesError(f"--others {others!r}: expected model (the other seats bid from their "
+                         "own hands) or dd (they see every hand)")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 <= epsilon <= 1:
+        raise RulesError(f"epsilon {epsilon!r}: the noise floor must be 0 to 1")
+    if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, int)
+                                   or candidates < 1):
+        raise RulesError(f"candidates {candidates!r}: must be a whole number of at least 1")
+    pol = None
+    if others == "model":
+        pol = _policy(policy, preset)
     plan = sampling_plan(preset)
     given = None
     if deals is not None:
@@ -111,15 +138,53 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         total = check_samples(cap, "cap") if cap is not None else default_samples(preset)
         adaptive, seed_out, stopped = True, seed, "cap"
     sampler = None if given is not None else Sampler(preset, seat, cards, known_cards, seed)
-    dplan = DealPlan.make(preset, auc, int(seat), cards)
+    dplan = DealPlan.make(preset, auc, int(seat), cards, others, pol)
+    min_neff = plan.block * plan.min_blocks / 2 if pol is not None else 0
+    game = None
+    game_note = None
+    if score is not None and tgt is not None and others == "model":
+        from .game import GameModel
+        try:
+            game = GameModel.for_preset(preset, tgt)
+        except RulesError as exc:       # no hand-result table shipped for this deck form
+            game_note = f"{exc}: P(win) is the game won this hand"
+    evidence = stream = given_w = None
+    if pol is not None:
+        heard = list(auc.actions)
+
+        def weigh(counts):
+            return call_weights(pol, preset, dealer, heard, counts, int(seat), None, epsilon)
+
+        evidence = Evidence(len(heard), float(epsilon))
+        evidence.floor_only = _floor_only(preset, auc, epsilon)
+        if given is not None:
+            given_w = np.concatenate([weigh(given[a:a + 4096]) for a in range(0, given.shape[0], 4096)])
+            keep = given_w > 0
+            if not keep.any():
+                raise RulesError("no given deal fits the calls heard (every one has weight 0 under "
+                                 "the bidding policy with this noise floor)")
+            given, given_w = given[keep], given_w[keep]
+            total = given.shape[0]
+        else:
+            budget = candidates if candidates is not None else CANDIDATE_FACTOR * total
+            stream = CandidateStream(sampler, weigh, seed, budget)
+            evidence.threshold = stream.threshold
     data = DealData(dplan, total)
     checks = plan.checkpoints(total) if adaptive else [total]
     chunk = plan.chunk
 
-    def draw(start: int):
+    def fetch(start: int):
+        """The deals from ``start`` (at most a chunk) and their weights, in the main thread
+        and in index order (the candidate stream is sequential)."""
         k = min(chunk, total - start)
-        counts = given[start:start + k] if given is not None else sampler.deals(start, k)
-        return solve_advice_chunk(dplan, start, counts)
+        if stream is not None:
+            return stream.take(k)
+        if given is not None:
+            return given[start:start + k], (None if given_w is None else given_w[start:start + k])
+        return sampler.deals(start, k), None
+
+    def draw(start: int, counts, w):
+        return solve_advice_chunk(dplan, start, counts, w)
 
     done = [0]
     lock = threading.Lock()
@@ -143,7 +208,12 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                 if deadline is not None and time.monotonic() >= deadline and data.S > 0:
                     timed_out = True
                     break
-                ch = draw(nxt)
+                counts, w = fetch(nxt)
+                if counts.shape[0] == 0:
+                    total = data.S
+                    stopped = "budget"
+                    break
+                ch = draw(nxt, counts, w)
                 nxt += ch.counts.shape[0]
                 tick(ch.counts.shape[0])
                 data.append(ch)
@@ -152,10 +222,17 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                 # beyond a stop are dropped: the results depend only on whole blocks)
                 while (nxt < total and len(pending) < 2 * workers
                        and nxt < checks[look] + workers * chunk):
-                    f = ex.submit(draw, nxt)
+                    counts, w = fetch(nxt)
+                    if counts.shape[0] == 0:
+                        total = nxt         # the candidate budget is spent
+                        stopped = "budget"
+                        break
+                    f = ex.submit(draw, nxt, counts, w)
                     f.add_done_callback(lambda f: f.cancelled() or f.exception() or tick(f.result().counts.shape[0]))
                     pending.append(f)
-                    nxt += min(chunk, total - nxt)
+                    nxt += counts.shape[0]
+                if not pending:
+                    break
                 head = pending[0]
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
                 wait([head], timeout=timeout)
@@ -171,9 +248,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                     data.append(pending.popleft().result())
             if data.S >= checks[look]:
                 if adaptive or data.S >= total:
-                    rating = rate(data, auc, exact, score, tgt if score else None)
+                    rating = rate(data, auc, exact, score, tgt if score else None, game)
                     decision = decide(rating)
-                    if adaptive and decision.clear:
+                    if adaptive and decision.clear and rating.n_eff >= min_neff:
                         stopped = "clear"
                         break
                 look = min(look + 1, len(checks) - 1)
@@ -187,8 +264,12 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             ex.shutdown(wait=False, cancel_futures=True)
     if timed_out:
         stopped = "time"
+    if data.S == 0:
+        raise RulesError("no deal fits the calls heard within the candidate budget "
+                         f"({stream.candidates:,} uniform deals): raise --candidates or the "
+                         "noise floor (--epsilon)")
     if rating is None or rating.S != data.S:
-        rating = rate(data, auc, exact, score, tgt if score else None)
+        rating = rate(data, auc, exact, score, tgt if score else None, game)
         decision = decide(rating)
     if progress:
         progress(data.S, data.S)
@@ -206,4 +287,63 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     adv.cap = total if adaptive else None
     adv.max_seconds = max_seconds
     adv.known = {Seat(s): list(c) for s, c in known_cards.items()}
+    adv.others = others
+    adv.game_model = game is not None
+    if game_note:
+        adv.notes.append(game_note)
+    adv.n_eff = rating.n_eff
+    adv.sample = (data.counts, data.weights if data.weights is not None else np.ones(data.S))
+    if evidence is not None:
+        evidence.kept = data.S
+        evidence.n_eff = rating.n_eff
+        if stream is not None:
+            evidence.candidates, evidence.p_calls, evidence.candidate_n_eff = stream.summary(data.S)
+            uniform = stream.pilot
+        else:
+            evidence.candidates = data.S
+            evidence.p_calls = float(given_w.mean())
+            evidence.candidate_n_eff = rating.n_eff / data.S
+            uniform = data.counts
+        W = data.weights if data.weights is not None else np.ones(data.S)
+        if auc.actions:
+            pr, legal = call_probabilities(pol, dealer, list(auc.actions), uniform, int(seat))
+            for j, c in enumerate(auc.actions):
+                s_ = Seat((int(dealer) + 1 + j) % 4)
+                if s_ != seat:
+                    evidence.per_call.append((s_, format_action(c), float(pr[:, j].mean()),
+                                              epsilon / legal[j]))
+        for j in range(4):
+            s_ = (int(dealer) + 1 + j) % 4
+            if s_ == int(seat):
+                continue
+            call = format_action(auc.actions[j]) if j < len(auc.actions) else None
+            evidence.seats.append(seat_inference(preset, s_, call, data.counts, W, uniform))
+        evidence.judge()
+        adv.evidence = evidence
     return adv
+
+
+#: Candidate deals drawn at most, per deal of the cap (the calls heard as evidence).
+CANDIDATE_FACTOR = 100
+
+
+def _policy(policy, preset: Preset):
+    """The bidding policy: a BidPolicy as given, else by name (default ``"model"``)."""
+    if policy is not None and not isinstance(policy, str):
+        return policy
+    from ...bidding import ModelDataError, get_policy
+    try:
+        return get_policy(policy or "model", preset)
+    except ModelDataError as exc:
+        raise RulesError(f"{exc}; or --others dd (the other seats see every hand)") from None
+
+
+def _floor_only(preset: Preset, auc: Auction, epsilon: float) -> float:
+    """The weight of a deal on which the policy gives every heard call probability 0: the
+    product of ε / (legal actions) over the calls heard."""
+    a = Auction(preset, auc.dealer)
+    out = 1.0
+    for c in auc.actions:
+        out *= epsilon / len(a.legal_actions())
+        a.play(c)
+    return out

@@ -356,10 +356,18 @@ class DealPlan:
     lone: list
     lone_for: dict
     fixed: dict = field(default_factory=dict)
+    others: str = "dd"
+    policy: object = None
+    calls: tuple = ()
+    score: Optional[tuple] = None
 
     @classmethod
-    def make(cls, preset: Preset, auc: Auction, me: int, own: Sequence[int]) -> "DealPlan":
-        """The plan for ``me`` to speak after ``auc`` holding ``own`` (card ids)."""
+    def make(cls, preset: Preset, auc: Auction, me: int, own: Sequence[int], others: str = "dd",
+             policy=None, score=None) -> "DealPlan":
+        """The plan for ``me`` to speak after ``auc`` holding ``own`` (card ids).  ``others``
+        ``"dd"``: the other seats bid double dummy (their searches as above); ``"model"``:
+        they bid by ``policy`` (:mod:`.table`), so only our seat's searches are planned here
+        and the declarers the policy reaches are solved with the paths."""
         dealer = auc.dealer
         index = len(auc.actions)
         bids = auc.ladder
@@ -392,8 +400,13 @@ class DealPlan:
                             choices.append(d)
                 fixed[j] = choices
         lone_for[int(me)] = [j for j in lone_for[int(me)] if j not in fixed]
+        if others == "model":
+            seats = [int(me)]
+            dd = {int(me): "all"}
+            lone_for = {int(me): lone_for[int(me)]}
         return cls(preset, Seat(dealer), int(me), seats, dd,
-                   preset.first_lead == "left_of_dealer", lone, lone_for, fixed)
+                   preset.first_lead == "left_of_dealer", lone, lone_for, fixed, others,
+                   policy, tuple(auc.actions), score)
 
 
 def _dd_chunk(plan: DealPlan, counts: np.ndarray) -> np.ndarray:
@@ -447,12 +460,16 @@ class AdviceChunk:
     dd: np.ndarray
     made: np.ndarray
     fixed: dict
+    weights: Optional[np.ndarray] = None
+    paths: object = None
 
 
-def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> AdviceChunk:
-    """Solve one chunk of sampled deals (``(k, 4, 24)`` counts) for bid advice under ``plan``:
-    the DD tricks and lone results each rating needs.  Thread-safe (one search context per
-    thread) and independent of every other chunk."""
+def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray,
+                weights: Optional[np.ndarray] = None) -> AdviceChunk:
+    """Solve one chunk of deals (``(k, 4, 24)`` counts, ``weights`` ``(k,)`` from the calls
+    heard or None) under ``plan``: thread-safe (one search context per thread) and
+    independent of every other chunk.  With ``plan.others == "model"`` also the policy's
+    continuation of each of our actions and its declarers' DD tricks (:mod:`.table`)."""
     preset = plan.preset
     S = counts.shape[0]
     strains = list(preset.strains)
@@ -500,7 +517,20 @@ def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray) -> Advice
                 tops[int(st)] = np.maximum(t[:, opp[0]], t[:, opp[1]])
         for j, choices in plan.fixed.items():
             fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices, tops)
-    return AdviceChunk(start, counts, dd, made, fixed)
+    paths = None
+    if plan.others == "model":
+        from .table import model_paths, path_tricks
+        paths = model_paths(plan.policy, preset, plan.dealer, plan.calls, plan.me, counts,
+                            plan.score)
+        path_tricks(paths, preset, plan.dealer, plan.me, counts, dd, _solver(preset),
+                    lambda i: _deal_of(preset, plan.dealer, counts[i]))
+    return AdviceChunk(start, counts, dd, made, fixed, weights, paths)
+
+
+def _deal_of(preset: Preset, dealer, c: np.ndarray) -> Deal:
+    """One deal's 4 × 24 counts as a :class:`Deal`."""
+    hands = [[k for k in range(24) for _ in range(int(c[s, k]))] for s in range(4)]
+    return Deal(hands, preset.deck, dealer)
 
 
 class DealData:
@@ -539,12 +569,21 @@ class DealData:
         self._choice: dict = {}
         self.laid_down: dict = {}
         self._deals: dict = {}
+        self._w = np.ones(capacity, dtype=np.float64)
+        self.weighted = False               # any chunk came with weights
+        self._paths = None                  # (declarer, bid, strain, tricks), (capacity, A) each
+        self._capacity = capacity
 
     counts = property(lambda self: self._counts[:self.S])
     dd = property(lambda self: self._dd[:self.S])
     made = property(lambda self: self._made[:self.S])
     lo = property(lambda self: self._lo[:self.S])
     hi = property(lambda self: self._hi[:self.S])
+
+    @property
+    def weights(self) -> Optional[np.ndarray]:
+        """The deals' weights from the calls heard (``(S,)``), None when unweighted."""
+        return self._w[:self.S] if self.weighted else None
 
     def append(self, ch: AdviceChunk) -> None:
         """Add the next chunk (``ch.start`` must be the number of deals so far)."""
@@ -557,6 +596,18 @@ class DealData:
         self._hi[a:b] = np.where(self._open, self.n - 1, 0)[None, :, :, None]
         for j, arr in ch.fixed.items():
             self._fixed[j][a:b] = arr
+        if ch.weights is not None:
+            self._w[a:b] = ch.weights
+            self.weighted = True
+        if ch.paths is not None:
+            if self._paths is None:
+                A = ch.paths.bid.shape[1]
+                self._paths = tuple(np.zeros((self._capacity, A), dtype=x.dtype)
+                                    for x in (ch.paths.declarer, ch.paths.bid, ch.paths.strain,
+                                              ch.paths.tricks))
+            for arr, x in zip(self._paths, (ch.paths.declarer, ch.paths.bid, ch.paths.strain,
+                                            ch.paths.tricks)):
+                arr[a:b] = x
         self.S = b
         self.choose_laid_down()
 
@@ -582,9 +633,7 @@ class DealData:
         deal for several seats and strains in a row)."""
         d = self._deals.get(i)
         if d is None:
-            c = self._counts[i]
-            hands = [[k for k in range(24) for _ in range(int(c[s, k]))] for s in range(4)]
-            self._deals = {i: Deal(hands, self.preset.deck, self.dealer)}
+            self._deals = {i: _deal_of(self.preset, self.dealer, self._counts[i])}
             d = self._deals[i]
         return d
 
@@ -622,3 +671,5 @@ class DealView:
         self.made = data._made[a:b]
         self.lo = data._lo[a:b]
         self.hi = data._hi[a:b]
+        if data._paths is not None:
+            self.p_decl, self.p_bid, self.p_strain, self.p_tricks = (x[a:b] for x in data._paths)

@@ -10,7 +10,10 @@ import numpy as np
 
 from ...rules import Preset, Seat, Strain
 from ..auction import Bid, ladder, legal_actions
-from .deal_data import DealData
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                   # only for the annotations (deal_data's model continuation imports this module)
+    from .deal_data import DealData
 
 __all__ = ["Outcome", "AuctionModel", "points", "wins_game"]
 

@@ -12,8 +12,10 @@ import numpy as np
 from ...rules import Card, Preset, Strain
 from ..auction import Auction, format_action, ladder
 from .deal_data import DealData
+from .evidence import n_eff as kish, weighted_mean_se
 from .model import AuctionModel, Outcome, wins_game
 from .results import ActionResult, StrainStats
+from .table import PolicyTable
 
 __all__ = ["Rating", "rate", "Decision", "decide"]
 
@@ -26,7 +28,9 @@ class Rating:
     """The actions rated over ``S`` deals: ``results`` (legal actions, pass first),
     ``per_deal[i]`` (action i's result per deal, our points minus theirs), ``upper[i]`` (the
     per-deal upper end for an action rated as a range, else None), ``recommend``,
-    ``best_for_game``, ``strains`` (``{Strain: StrainStats}``), ``notes``."""
+    ``best_for_game``, ``strains`` (``{Strain: StrainStats}``), ``notes``; ``weights`` (the
+    deals' weights from the calls heard, None when unweighted) and ``n_eff`` (their
+    effective sample size, ``S`` when unweighted)."""
 
     S: int
     results: list
@@ -36,13 +40,27 @@ class Rating:
     best_for_game: Optional[ActionResult]
     strains: dict
     notes: list
+    weights: Optional[np.ndarray] = None
+    n_eff: float = 0.0
 
 
-def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None) -> Rating:
+def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None,
+         game=None) -> Rating:
     """Rate every legal action of the seat to speak after ``auc`` over ``data``'s deals (see
-    the package docstring for the model).  May refine ``data`` (exact lone counts)."""
+    the package docstring for the model: the other seats double dummy, or by the policy when
+    ``data`` was planned with ``others="model"``), each deal weighted by ``data.weights``
+    (importance weights from the calls heard: weighted means and their standard errors,
+    :func:`~.evidence.weighted_mean_se`).  ``game``: a :class:`~.game.GameModel` to rate the
+    chance of winning the game (with ``score`` and ``tgt``), else the game won this hand.
+    May refine ``data`` (exact lone counts)."""
     preset: Preset = data.preset
     S = data.S
+    W = data.weights
+    model_mode = data.plan.others == "model"
+
+    def wmean(x) -> float:
+        x = np.asarray(x, dtype=np.float64)
+        return float(np.mean(x)) if W is None else float(np.dot(W, x) / W.sum())
     me = data.me
     seats = data.seats
     index = len(auc.actions)
@@ -51,8 +69,19 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
     acts = auc.legal_actions()
 
     def evaluate_slice(a0: int, b0: int, mine: str, others: str) -> list:
-        m = AuctionModel(data.view(a0, b0), me, mine, others)
+        view = data.view(a0, b0)
+        m = AuctionModel(view, me, mine, others)
         out = []
+        if model_mode:
+            tab = PolicyTable(view, m, acts)
+            for ai, a in enumerate(acts):
+                if a is None:
+                    out.append({None: tab.outcome(ai, None)})
+                elif a.strain is not None:
+                    out.append({int(a.strain): tab.outcome(ai, int(a.strain))})
+                else:
+                    out.append({int(st): tab.outcome(ai, int(st)) for st in preset.strains})
+            return out
         for a in acts:
             if a is None:
                 out.append({None: m.continuation(index + 1, auc.high, auc.high_seat, None)})
@@ -88,8 +117,8 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
     notes: list = []
     if data.lone:
         # the other seats' failing lone hands: exact counts on the deals where the bounds
-        # disagree (whatever our own bound)
-        for mine in ("lo", "hi"):
+        # disagree (whatever our own bound); with the policy table they are exact already
+        for mine in (() if model_mode else ("lo", "hi")):
             idx = np.nonzero(disagree(mine))[0]
             if len(idx):
                 for s in seats:
@@ -102,7 +131,7 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
         lo = hi = evaluate("lo", "lo")
 
     def mean_of(o: Outcome) -> float:
-        return float(np.mean(sign * o.diff))
+        return wmean(sign * o.diff)
 
     # our own lone bids: exact counts where the bid could be the best action (or ``exact``)
     base_best = max((max(mean_of(o) for o in lo[i].values())
@@ -145,9 +174,9 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
             return (value, 0.0, 0)
         k = data.strains.index(Strain(st))
         if a_is_lone[0]:
-            extra = float(np.mean(data.made[:, me, a_is_lone[1], k]))
+            extra = wmean(data.made[:, me, a_is_lone[1], k])
         else:
-            extra = float(np.mean(data.dd[:, me, k]))
+            extra = wmean(data.dd[:, me, k])
         return (value, extra, -k)
 
     a_is_lone = [False, 0]
@@ -160,26 +189,28 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
         best_st = max(choices, key=lambda st: _strain_key(st, mean_of(choices[st])))
         o = choices[best_st]
         v = sign * o.diff
-        ev = float(np.mean(v))
-        se = float(np.std(v, ddof=1) / math.sqrt(S)) if S > 1 else 0.0
+        ev, se = weighted_mean_se(v, W)
         declared = o.declarer == int(me)
         if a is None:
             p_make = None
         else:
             k = data.strains.index(Strain(best_st)) if best_st is not None else None
             if a.lone is not None:
-                p_make = float(np.mean(data.made[:, me, data.lone.index(a.lone), k]))
+                p_make = wmean(data.made[:, me, data.lone.index(a.lone), k])
             else:
-                p_make = float(np.mean(data.dd[:, me, k] >= a.level))
+                p_make = wmean(data.dd[:, me, k] >= a.level)
         st_name = None if best_st is None else Strain(best_st).name
         r = ActionResult(format_action(a), st_name, ev, se, p_make,
-                         float(np.mean(declared)) if a is not None else 0.0)
+                         wmean(declared) if a is not None else 0.0)
         if i in inexact:
             r.exact = False
             r.ev_max = max(mean_of(oo) for oo in hi[i].values())
         if score is not None:
             if tgt is not None:
-                r.p_win = float(np.mean(wins_game(preset, o, my_side, score[0], score[1], tgt)))
+                if game is not None:
+                    r.p_win = wmean(game.after_hand(o, my_side, score[0], score[1]))
+                else:
+                    r.p_win = wmean(wins_game(preset, o, my_side, score[0], score[1], tgt))
         results.append(r)
         per_deal.append(v)
         upper.append(None if i not in inexact else
@@ -191,7 +222,7 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
     # paired standard error of the difference to the recommendation (same deals)
     vb = per_deal[results.index(recommend)]
     for r, v in zip(results, per_deal):
-        r.se_vs_best = float(np.std(v - vb, ddof=1) / math.sqrt(S)) if S > 1 else 0.0
+        r.se_vs_best = weighted_mean_se(v - vb, W)[1]
     best_game = None
     if score is not None:
         if tgt is None:
@@ -206,13 +237,18 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
     stats = {}
     for k, st in enumerate(data.strains):
         t = data.dd[:, me, k]
-        hist = np.bincount(t, minlength=n + 1)[: n + 1].tolist()
+        if W is None:
+            hist = np.bincount(t, minlength=n + 1)[: n + 1].tolist()
+        else:       # weighted: the deals' shares scaled to S deals
+            hist = [round(x, 2) for x in
+                    (np.bincount(t, weights=W, minlength=n + 1)[: n + 1] * S / W.sum()).tolist()]
         levels = sorted({b.level for b in ladder(preset) if b.lone is None})
-        stats[st] = StrainStats(hist, float(np.mean(t)),
-                                {lv: float(np.mean(t >= lv)) for lv in levels},
-                                {lb.name: float(np.mean(data.made[:, me, j, k]))
+        stats[st] = StrainStats(hist, wmean(t),
+                                {lv: wmean(t >= lv) for lv in levels},
+                                {lb.name: wmean(data.made[:, me, j, k])
                                  for j, lb in enumerate(data.lone)})
-    return Rating(S, results, per_deal, upper, recommend, best_game, stats, notes)
+    return Rating(S, results, per_deal, upper, recommend, best_game, stats, notes, W,
+                  float(S) if W is None else kish(W))
 
 
 @dataclass
@@ -236,7 +272,9 @@ def decide(r: Rating, z: float = 3.0) -> Decision:
     """The adaptive rule over the rating ``r``: the runner-up is the best other
     action by EV (the upper end for one rated as a range) among those whose per-deal results
     are not identical to the recommendation's (identical ones are the same choice on these
-    deals: sampling cannot part them)."""
+    deals: sampling cannot part them).  The paired differences are weighted by the deals'
+    weights (``r.weights``): their weighted mean and its standard error
+    (:func:`~.evidence.weighted_mean_se`)."""
     rec = r.results.index(r.recommend)
     vb = r.per_deal[rec]
     best = None
@@ -248,14 +286,15 @@ def decide(r: Rating, z: float = 3.0) -> Decision:
         if np.array_equal(v, vb):
             same.append(i)
             continue
-        key = float(np.mean(v))
+        key = float(np.mean(v)) if r.weights is None else float(np.dot(r.weights, v) / r.weights.sum())
         if best is None or key > best[0]:
             best = (key, i, v)
     if best is None:
         return Decision(None, 0.0, 0.0, True, False, same)
     d = (vb - best[2]).astype(np.float64)
-    m = float(np.mean(d))
-    se = float(np.std(d, ddof=1) / math.sqrt(r.S)) if r.S > 1 else math.inf
+    m, se = weighted_mean_se(d, r.weights)
+    if r.S < 2:
+        se = math.inf
     clear = m > z * se if se > 0 else (m > 0 and r.S > 1)
     # one deal has no standard error: neither clear nor too close to call, just one deal
     return Decision(best[1], m, se, clear, math.isfinite(se) and m <= se, same)

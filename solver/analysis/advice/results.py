@@ -96,6 +96,17 @@ class Advice:
     (adaptive: the cap of ``cap`` deals reached), ``"time"`` (``max_seconds`` reached),
     ``"samples"`` (exactly the deals asked for), ``"deals"`` (the given deals).  ``known``:
     the cards shown in other seats, ``{Seat: [cards]}``, echoed so a result can be reproduced.
+    ``stopped`` is ``"budget"`` when the candidate deals ran out before the deals wanted (the
+    calls heard as evidence: few deals fit them).
+
+    The other seats: ``others`` ``"model"`` (they bid by the policy from their own hands, the
+    calls heard weight the deals) or ``"dd"`` (all-seeing, uniform deals); ``n_eff`` the
+    effective sample size of the deals' weights (``samples`` when unweighted); ``evidence``
+    (:class:`~.evidence.Evidence`, with ``others="model"``): what the calls heard did to the
+    sample and tell about each other seat, and a warning when they were unlikely;
+    ``sample``: the deals rated and their weights, ``((S, 4, 24) uint8 counts, (S,) float64)``
+    (not in JSON); ``game_model``: ``p_win`` is the chance of winning the game, the hands
+    to come by :class:`~.game.GameModel` (False: of winning it this hand).
     """
 
     preset: Preset
@@ -122,6 +133,11 @@ class Advice:
     cap: Optional[int] = None
     max_seconds: Optional[float] = None
     known: dict = field(default_factory=dict)
+    others: str = "dd"
+    n_eff: float = 0.0
+    evidence: object = None
+    sample: Optional[tuple] = None
+    game_model: bool = False
 
     @property
     def z(self) -> float:
@@ -152,7 +168,12 @@ class Advice:
             d["best_for_game"] = None if self.best_for_game is None else self.best_for_game.action
             d["best_for_game_differs"] = (self.best_for_game is not None
                                           and self.best_for_game.action != self.recommend.action)
+            d["p_win_of"] = "game" if self.game_model else "this hand"
         d["sampling"] = {"stopped": self.stopped, "cap": self.cap, "max_seconds": self.max_seconds}
+        d["n_eff"] = round(self.n_eff, 1)
+        d["others"] = self.others
+        if self.evidence is not None:
+            d["evidence"] = self.evidence.to_json()
         d["runner_up"] = None if self.runner_up is None else self.runner_up.action
         d["same_as_recommend"] = [a.action for a in self.same_as_recommend]
         d["difference"] = round(self.difference, 4)
