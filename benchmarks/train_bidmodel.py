@@ -6,7 +6,7 @@ Two steps, each resumable (parts of :data:`PART` deals are written as they finis
     # 1. deals and their DD results (nice: the machine is shared)
     nice -n 10 python benchmarks/train_bidmodel.py deals single24 --deals 100000 --seed 1
     nice -n 10 python benchmarks/train_bidmodel.py deals double32 --deals 30000 --seed 2
-    nice -n 10 python benchmarks/train_bidmodel.py deals double48 --deals 3000 --seed 3
+    nice -n 10 python benchmarks/train_bidmodel.py deals double48 --deals 2000 --seed 3
     # 2. the fit (seconds), held-out calibration printed and written next to the data
     python benchmarks/train_bidmodel.py fit single24
 

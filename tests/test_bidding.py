@@ -76,10 +76,12 @@ def test_strong_hand_bids_at_least_four(preset, policy):
         assert actions[idx[0]] is not None
 
 
-@pytest.mark.parametrize("preset", [p for p in ("pepper", "double48") if p in ALL_WITH_DATA])
+@pytest.mark.parametrize("preset", ["pepper"])
 @pytest.mark.parametrize("policy", ["model", "heuristic"])
 def test_weak_hand_passes_where_it_may(preset, policy):
-    # pepper and double48 have no NTL, where a hand of 9s and 10s would be strong
+    # pepper has no NTL, where a hand of 9s and 10s would be strong (standard, racehorse), and
+    # bids start at 3 of 6 (double48's start at 1 of 12, where bidding low is no clear mistake;
+    # double32 has no card below a jack, so no such hand)
     p = PRESETS[preset]
     h = counts(WEAK[p.tricks])
     pol = get_policy(policy, p)
