@@ -204,6 +204,15 @@ def main(argv: list[str] | None = None) -> None:
     if argv is not None:        # main() called in process (tests): the caller's handlers back
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    elif previous:
+        # The outcome is decided and said.  Python's finalization puts its own handlers back to
+        # the default action, so a SIGTERM in the last milliseconds would kill the process with
+        # no line (-15) after a complete output; ignored from here (an ignored signal stays
+        # ignored), the exit code above stands.
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        except (ValueError, OSError):
+            pass
     sys.exit(code)
 
 
