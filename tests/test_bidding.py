@@ -147,6 +147,57 @@ def test_trick_probs_shape_and_sums(preset):
     assert ((q >= 0) & (q <= 1)).all()
 
 
+@pytest.mark.parametrize("preset", ALL_WITH_DATA)
+def test_stacked_lookup_is_the_lookup_strain_by_strain(preset):
+    """The model reads the four trump suits' rows in one stacked lookup (and remembers hand
+    sets): the same probabilities, to the bit, as each strain's own features, categories and
+    table read one strain at a time from the shipped arrays."""
+    from bideuchre.bidding.features import (CATEGORIES, _live_cols, features, losers, strain_kind,
+                                            strain_view, top_runs)
+    from bideuchre.bidding.model import bin_index
+    from bideuchre.analysis.lone import lone_leader
+    p = PRESETS[preset]
+    m = TrickModel.load(p)
+    rng = np.random.default_rng(11)
+    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
+    h = np.zeros((40, 24), dtype=np.uint8)
+    for i in range(40):
+        np.add.at(h[i], rng.permutation(deck)[:p.tricks], 1)
+    a = m._a
+
+    def read(prefix, s, r):
+        x = features(h, s, p.deck)
+        cat = np.minimum(losers(h, s, p.deck), CATEGORIES - 1)
+        return a[prefix + "_p"][r, cat, bin_index(a[prefix + "_edges"], x @ a[prefix + "_w"], cat)]
+
+    for seat, dealer in ((1, 0), (0, 0), (3, 1)):
+        r = m.lead_rel(seat, dealer)
+        pr = m.trick_probs(h, seat, dealer)
+        for j, s in enumerate(p.strains):
+            np.testing.assert_array_equal(pr[:, j], read(strain_kind(int(s)), int(s), r))
+        assert m.trick_probs(h.copy(), seat, dealer) is pr          # remembered by its bytes
+        if m.has_lone:
+            rl = (int(lone_leader(p, seat, dealer)) - seat) % 4
+            q = m.lone_probs(h, seat, dealer)
+            for j, s in enumerate(p.strains):
+                for b in range(len(p.lone_bids)):
+                    np.testing.assert_array_equal(
+                        q[:, j, b], read(f"lone_{p.name}_{b}_{strain_kind(int(s))}", int(s), rl))
+    # top runs by hand: the cards in an unbroken run from the top of each effective suit, each
+    # copy counted (a card held once in a double deck: its first copy runs, then the run stops)
+    for s in p.strains:
+        v = strain_view(h, int(s))
+        runs = top_runs(h, int(s), p.deck)
+        for i in range(8):
+            for row in range(4):
+                want = 0
+                for c in _live_cols(row, int(s), p.deck):
+                    want += int(v[i, row, c])
+                    if v[i, row, c] < p.deck.copies:
+                        break
+                assert runs[i, row] == want, (s, i, row)
+
+
 def test_certain_hand_is_certain():
     # the six highest spades in spades, declarer leading (racehorse): every trick, surely
     h = counts("AKQJ..T.J")          # SJ SA SK SQ, CJ, and DT: the diamond may lose

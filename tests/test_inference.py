@@ -14,7 +14,7 @@ import pytest
 
 from standin_policy import TrumpCountPolicy
 from bideuchre.analysis.advice import advise
-from bideuchre.analysis.advice.evidence import (CANDIDATE_BLOCK, CandidateStream, mass_quantile,
+from bideuchre.analysis.advice.evidence import (CANDIDATE_BLOCK, CandidateStream, candidate_block, mass_quantile,
                                                 n_eff, weighted_mean_se)
 from bideuchre.analysis.advice.sampling import Sampler
 from bideuchre.analysis.auction import Auction, hand_result, parse_bid
@@ -144,7 +144,8 @@ def test_weighted_sample_with_a_deterministic_policy_is_rejection_sampling(prese
     # rejection sampling here: the candidate stream's uniform deals after the pilot, kept
     # when each earlier call is the policy's choice for that seat's hand
     stream = CandidateStream(Sampler(preset, seat, parse_hand(hand), None, 3),
-                             lambda c: np.ones(c.shape[0]), 3, 10 ** 6, reject=False)
+                             lambda c: np.ones(c.shape[0]), 3, 10 ** 6, reject=False,
+                             block=candidate_block(25))
     cand, _ = stream.take(CANDIDATE_BLOCK * 40)
     ok = np.ones(cand.shape[0], dtype=bool)
     for j, call in enumerate(calls):

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..rules import DeckForm, Strain
 
-__all__ = ["strain_view", "features", "feature_names", "strain_kind", "top_runs", "losers", "CATEGORIES"]
+__all__ = ["strain_view", "features", "feature_names", "strain_kind", "top_runs", "losers", "CATEGORIES",
+           "view_features", "view_top_runs"]
 
 CATEGORIES = 5   # hand categories of the tables: 0, 1, 2, 3, 4+ losers (:func:`losers`)
 
@@ -78,22 +79,44 @@ def _live_cols(row: int, strain: int, deck: DeckForm) -> list[int]:
     return cols
 
 
+def _run_cols(strain: int, deck: DeckForm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The view cells :func:`top_runs` reads, per effective suit in the order a run takes
+    them: ``(cols (4, L), copy (4, L), live (4, L))`` -- the view column, the copy (0 the first,
+    1 the second of a double deck) and whether the cell is a card of the deck (False: padding
+    after the suit's last card)."""
+    key = (strain_kind(int(strain)), deck)
+    hit = _RUN_COLS.get(key)
+    if hit is None:
+        cells = [[(c, m) for c in _live_cols(r, strain, deck) for m in range(deck.copies)]
+                 for r in range(4)]
+        width = max(len(x) for x in cells)
+        cols = np.zeros((4, width), dtype=np.int64)
+        copy = np.zeros((4, width), dtype=np.int16)
+        live = np.zeros((4, width), dtype=bool)
+        for r, x in enumerate(cells):
+            for j, (c, m) in enumerate(x):
+                cols[r, j], copy[r, j], live[r, j] = c, m, True
+        hit = _RUN_COLS[key] = (cols, copy, live)
+    return hit
+
+
+_RUN_COLS: dict = {}
+_ROWS = np.repeat(np.arange(4)[:, None], 16, axis=1)     # the view row of each cell
+
+
 def top_runs(hands: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
     """``(n, 4)`` per effective suit (view rows), the cards held in an unbroken run from the
     top of the suit (each copy of a double deck counted, the first copy above the second): the
     tricks the suit takes at once when it is led and never ruffed."""
-    v = strain_view(hands, strain)
-    n = v.shape[0]
-    out = np.zeros((n, 4), dtype=np.int16)
-    for r in range(4):
-        cols = _live_cols(r, strain, deck)
-        alive = np.ones(n, dtype=bool)
-        for c in cols:
-            for m in range(deck.copies):
-                held = v[:, r, c] > m
-                alive &= held
-                out[:, r] += alive
-    return out
+    return view_top_runs(strain_view(hands, strain), strain, deck)
+
+
+def view_top_runs(v: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
+    """:func:`top_runs` of a :func:`strain_view` ``v`` ``(n, 4, ORDER)``; ``strain`` gives only
+    the kind (any suit strain for a stack of suit views)."""
+    cols, copy, live = _run_cols(strain, deck)
+    held = (v[:, _ROWS[:, :cols.shape[1]], cols] > copy) & live
+    return np.cumprod(held, axis=2, dtype=np.int16).sum(axis=2, dtype=np.int16)
 
 
 def losers(hands: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
@@ -105,7 +128,12 @@ def losers(hands: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
 def features(hands: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
     """``(n, F)`` float64 features of ``hands`` ``(n, 24)`` for ``strain`` under ``deck``
     (names: :func:`feature_names`).  The first column is the constant 1."""
-    v = strain_view(hands, strain)
+    return view_features(strain_view(hands, strain), strain, deck)
+
+
+def view_features(v: np.ndarray, strain: int, deck: DeckForm) -> np.ndarray:
+    """:func:`features` of a :func:`strain_view` ``v`` ``(n, 4, ORDER)``; ``strain`` gives only
+    the kind (any suit strain for a stack of suit views)."""
     n = v.shape[0]
     hand = deck.hand
     cols: list[np.ndarray] = [np.ones(n)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -28,9 +29,9 @@ import numpy as np
 
 from ..rules import BidEuchreError, Preset, get_preset
 from ..search.solve import first_leader
-from .features import CATEGORIES, features, losers, strain_kind
+from .features import CATEGORIES, strain_kind, strain_view, view_features, view_top_runs
 
-__all__ = ["TrickModel", "ModelDataError", "data_path", "bin_index"]
+__all__ = ["TrickModel", "ModelDataError", "data_path", "bin_index", "MEMO_SIZE"]
 
 
 class ModelDataError(BidEuchreError):
@@ -53,6 +54,7 @@ def bin_index(edges: np.ndarray, score: np.ndarray, cat: np.ndarray) -> np.ndarr
 
 
 
+MEMO_SIZE = 64          # hand sets whose trick and lone probabilities a model remembers
 _CACHE: dict = {}
 _LOCK = threading.Lock()
 
@@ -84,6 +86,8 @@ class TrickModel:
                                      f"table for strain {s.name} of preset {preset.name!r}")
         self.lone_bids = tuple(preset.lone_bids)
         self.has_lone = bool(self.lone_bids) and preset.name in meta.get("lone", [])
+        self._memo_d: OrderedDict = OrderedDict()
+        self._memo_lock = threading.Lock()
 
     @classmethod
     def load(cls, preset: Preset | str, path: str | Path | None = None) -> "TrickModel":
@@ -106,12 +110,55 @@ class TrickModel:
             return model
 
     # -- the tables ---------------------------------------------------------------------------
-    def _lookup(self, prefix: str, hands: np.ndarray, strain: int, lead_rel: int) -> np.ndarray:
+    def _kind_rows(self, hands: np.ndarray) -> list[tuple[str, list[int], tuple[np.ndarray, np.ndarray]]]:
+        """Per strain kind (:func:`~.features.strain_kind`): ``(kind, columns, (x, cat))`` -- the
+        columns of ``preset.strains`` of that kind and the feature rows and hand categories of
+        ``hands`` in each of them, stacked strain by strain (``len(columns) × n`` rows; the
+        four trump suits share one table, so one lookup reads them all)."""
+        deck = self.preset.deck
+        count = np.asarray(hands).sum(axis=1).astype(np.int16)
+        out = []
+        for kind in ("suit", "nt", "ntl"):
+            cols = [j for j, s in enumerate(self.strains) if strain_kind(int(s)) == kind]
+            if not cols:
+                continue
+            ss = [int(self.strains[j]) for j in cols]
+            v = np.concatenate([strain_view(hands, s) for s in ss]) if len(ss) > 1 else strain_view(hands, ss[0])
+            x = view_features(v, ss[0], deck)
+            lose = np.tile(count, len(ss)) - view_top_runs(v, ss[0], deck).sum(axis=1)
+            out.append((kind, cols, (x, np.minimum(lose, CATEGORIES - 1))))
+        return out
+
+    @staticmethod
+    def _spread(out: np.ndarray, cols: list[int], stacked: np.ndarray, index=()) -> None:
+        """Write the strain-stacked rows ``stacked`` into ``out[:, col, *index]`` per column."""
+        n = out.shape[0]
+        for i, j in enumerate(cols):
+            out[(slice(None), j) + tuple(index)] = stacked[i * n:(i + 1) * n]
+
+    def _lookup(self, prefix: str, rows: tuple[np.ndarray, np.ndarray], lead_rel: int) -> np.ndarray:
         a = self._a
-        x = features(hands, strain, self.preset.deck)
-        cat = np.minimum(losers(hands, strain, self.preset.deck), CATEGORIES - 1)
+        x, cat = rows
         b = bin_index(a[prefix + "_edges"], x @ a[prefix + "_w"], cat)
         return a[prefix + "_p"][lead_rel, cat, b]
+
+    def _memo(self, what: str, h: np.ndarray, r: int, make) -> np.ndarray:
+        """``make()``, remembered for the last :data:`MEMO_SIZE` hand sets (keyed by their bytes):
+        the evidence and the later seats' calls of one advice read the same sampled hands many
+        times.  The arrays returned are read-only (shared between callers)."""
+        key = (what, r, h.shape, h.dtype.str, h.tobytes())
+        with self._memo_lock:
+            hit = self._memo_d.get(key)
+            if hit is not None:
+                self._memo_d.move_to_end(key)
+                return hit
+        out = make()
+        out.setflags(write=False)
+        with self._memo_lock:
+            self._memo_d[key] = out
+            while len(self._memo_d) > MEMO_SIZE:
+                self._memo_d.popitem(last=False)
+        return out
 
     def lead_rel(self, seat: int, dealer: int) -> int:
         """The first leader of a number contract relative to the declarer ``seat``: 0 the
@@ -124,10 +171,13 @@ class TrickModel:
         declaring.  Rows sum to 1."""
         h = _check_hands(hands, self.preset)
         r = self.lead_rel(seat, dealer)
-        out = np.empty((h.shape[0], len(self.strains), self.tricks + 1))
-        for j, s in enumerate(self.strains):
-            out[:, j] = self._lookup(strain_kind(int(s)), h, int(s), r)
-        return out
+
+        def make():
+            out = np.empty((h.shape[0], len(self.strains), self.tricks + 1))
+            for kind, cols, rows in self._kind_rows(h):
+                self._spread(out, cols, self._lookup(kind, rows, r))
+            return out
+        return self._memo("tricks", h, r, make)
 
     def expected_tricks(self, hands, seat: int, dealer: int) -> np.ndarray:
         """``(n, strains)`` expected DD tricks of the seat's side (from :meth:`trick_probs`)."""
@@ -138,12 +188,15 @@ class TrickModel:
         strain with the bid's best exchange | this hand only), the preset's lone bids low →
         high; zeros where the preset has none (or its data has no lone tables)."""
         h = _check_hands(hands, self.preset)
-        out = np.zeros((h.shape[0], len(self.strains), len(self.lone_bids)))
         if not self.has_lone:
-            return out
+            return np.zeros((h.shape[0], len(self.strains), len(self.lone_bids)))
         from ..analysis.lone import lone_leader
         r = (int(lone_leader(self.preset, seat, dealer)) - int(seat)) % 4
-        for j, s in enumerate(self.strains):
-            for b in range(len(self.lone_bids)):
-                out[:, j, b] = self._lookup(f"lone_{self.preset.name}_{b}_{strain_kind(int(s))}", h, int(s), r)
-        return out
+
+        def make():
+            out = np.zeros((h.shape[0], len(self.strains), len(self.lone_bids)))
+            for kind, cols, rows in self._kind_rows(h):
+                for b in range(len(self.lone_bids)):
+                    self._spread(out, cols, self._lookup(f"lone_{self.preset.name}_{b}_{kind}", rows, r), (b,))
+            return out
+        return self._memo("lone", h, r, make)

@@ -70,6 +70,7 @@ PARTNER_ALLOWANCE = 1.0  # tricks per six tricks of the hand added to the heuris
 LONE_PRIOR = 0.4         # expected result of someone else's lone bid, as a fraction of its value
 LONE_DEFENCE = 1.0       # defenders' tricks assumed when a lone hand fails (where they score)
 OVERCALL_HANDS = 4000    # random hands behind the model policy's overcall rates
+_OVERCALLS: dict = {}    # (preset, id(model)) -> (model, overcall rates): shared by every policy
 OVERCALL_SCALE = 0.5     # the share of the hands that could declare a level higher taken to outbid
 
 
@@ -259,7 +260,11 @@ class ModelPolicy(BidPolicy):
         expected result under the model.  (Not every such hand bids: the scale, 0.5, was chosen
         on 600 deals of seed 100 of racehorse and standard against the heuristic -- 1, 0.5 and
         0.25 gave +0.70/+1.06, +0.61/+1.35, +0.50/+1.53 points a deal; the benchmarks use other
-        seeds.)  Computed once per policy."""
+        seeds.)  Computed once per preset and trick model (every policy of them shares it)."""
+        if self._over is None:
+            hit = _OVERCALLS.get((self.preset, id(self.model)))
+            if hit is not None and hit[0] is self.model:
+                self._over = hit[1]
         if self._over is None:
             p = self.preset
             rng = np.random.default_rng(0)
@@ -271,7 +276,9 @@ class ModelPolicy(BidPolicy):
             over = np.zeros(p.top_bid + 2)
             for lvl in range(p.min_bid, p.top_bid + 1):
                 over[lvl] = OVERCALL_SCALE * ((pr @ self._diffk(Bid(lvl, str(lvl)))).max(axis=1) > 0).mean()
+            over.setflags(write=False)
             self._over = over
+            _OVERCALLS[(self.preset, id(self.model))] = (self.model, over)
         return self._over
 
     def _outbid(self, seat: int, dealer: int, index: int, level: int) -> float:

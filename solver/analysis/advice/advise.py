@@ -17,7 +17,7 @@ from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, par
 from ..auction import Auction, format_action
 from .deal_data import DealData, DealPlan, solve_advice_chunk
 from .evidence import (EPSILON, CandidateStream, Evidence, call_probabilities, call_weights,
-                       seat_inference)
+                       candidate_block, seat_inference)
 from .rating import decide, rate
 from .results import Advice
 from .sampling import (MAX_SAMPLES, Sampler, check_hand, check_samples, deals_for_hand,
@@ -167,7 +167,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             total = given.shape[0]
         else:
             budget = candidates if candidates is not None else CANDIDATE_FACTOR * total
-            stream = CandidateStream(sampler, weigh, seed, budget)
+            stream = CandidateStream(sampler, weigh, seed, budget, block=candidate_block(total))
             evidence.threshold = stream.threshold
     data = DealData(dplan, total)
     checks = plan.checkpoints(total) if adaptive else [total]

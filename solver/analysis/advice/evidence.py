@@ -41,18 +41,33 @@ import numpy as np
 
 from ...rules import Preset, Seat, Strain, check_seed
 
-__all__ = ["EPSILON", "PILOT", "CANDIDATE_BLOCK", "call_weights", "CandidateStream", "Evidence",
+__all__ = ["EPSILON", "PILOT", "PILOT_BLOCKS", "CANDIDATE_BLOCK", "MIN_BLOCK", "candidate_block",
+           "call_weights", "CandidateStream", "Evidence",
            "SeatInference", "n_eff", "weighted_mean_se", "seat_features"]
 
 #: The noise floor: the share of each heard call explained by a uniform choice among the
 #: legal calls (see the module docstring).
 EPSILON = 0.02
 
-#: Candidates dealt per block (one generator each).
+#: Candidates dealt per block (one generator each): the most; see :func:`candidate_block`.
 CANDIDATE_BLOCK = 1024
 
-#: Candidates of the pilot (threshold and uniform baseline; not rated).
-PILOT = 2 * CANDIDATE_BLOCK
+#: The fewest candidates a block deals.
+MIN_BLOCK = 128
+
+
+def candidate_block(deals: int) -> int:
+    """Candidates a block deals when at most ``deals`` deals are wanted: eight a deal wanted,
+    :data:`MIN_BLOCK` … :data:`CANDIDATE_BLOCK` (the pilot is two blocks).  A fixed small
+    sample -- the match's advice policies rate 24 deals a call -- then weighs a few hundred
+    candidates, not the 3,000 a large sample needs; ``bid`` (thousands of deals) always
+    deals blocks of :data:`CANDIDATE_BLOCK`."""
+    return int(min(CANDIDATE_BLOCK, max(MIN_BLOCK, 8 * int(deals))))
+
+#: Candidates of the pilot (threshold and uniform baseline; not rated), in blocks.
+PILOT_BLOCKS = 2
+#: The pilot's candidates at the largest block.
+PILOT = PILOT_BLOCKS * CANDIDATE_BLOCK
 
 #: The share of the pilot's weight mass on deals below the rejection-control threshold.
 THRESHOLD_QUANTILE = 0.5
@@ -287,9 +302,12 @@ class CandidateStream:
     docstring).  :meth:`take` ``(k)`` returns the next up to ``k`` kept deals as ``(counts
     (k', 4, 24) uint8, weights (k',) float64)``; fewer only when the candidate budget
     ``budget`` is spent (``exhausted`` then True).  ``sampler``: the
-    :class:`~.sampling.Sampler` giving the pool of unseen cards and the fixed cards."""
+    :class:`~.sampling.Sampler` giving the pool of unseen cards and the fixed cards;
+    ``block``: candidates a block (:func:`candidate_block`), the pilot :data:`PILOT_BLOCKS`
+    blocks."""
 
-    def __init__(self, sampler, weigh, seed: int, budget: int, reject: bool = True):
+    def __init__(self, sampler, weigh, seed: int, budget: int, reject: bool = True,
+                 block: int = CANDIDATE_BLOCK):
         self.s = sampler
         self.weigh = weigh
         self.seed = check_seed(seed)
@@ -299,7 +317,8 @@ class CandidateStream:
         self._buf_c = np.zeros((0, 4, 24), dtype=np.uint8)
         self._buf_w = np.zeros(0)
         self._buf_b = np.zeros(0, dtype=np.int64)
-        self.block = PILOT // CANDIDATE_BLOCK
+        self.size = int(block)
+        self.block = PILOT_BLOCKS
         self.candidates = 0
         self._stats: list = []              # per block dealt: (sum w, sum w²)
         self._block_of: list = []           # per deal taken: its block's position in _stats
@@ -313,7 +332,7 @@ class CandidateStream:
     def _deal(self, b: int):
         """Candidate block ``b``: counts, weights, uniforms for the acceptance."""
         rng = np.random.default_rng([self.seed, int(b), 1])
-        B, U = CANDIDATE_BLOCK, self.pool.size
+        B, U = self.size, self.pool.size
         perm = np.argsort(rng.random((B, U)), axis=1)
         cards = self.pool[perm]
         out = np.broadcast_to(self.s.base, (B, 4, 24)).copy()
@@ -362,5 +381,5 @@ class CandidateStream:
             return 0, float(pw.mean()), n_eff(pw) / max(1, pw.size)
         sw = sum(a for a, _ in self._stats[:nb])
         sw2 = sum(b for _, b in self._stats[:nb])
-        cand = nb * CANDIDATE_BLOCK
+        cand = nb * self.size
         return cand, sw / cand, (sw * sw / sw2 / cand if sw2 > 0 else 0.0)

@@ -30,8 +30,9 @@ class Outcome:
 
     @classmethod
     def of(cls, ns, ew, side, made) -> "Outcome":
-        return cls(np.stack([np.broadcast_to(np.asarray(x, dtype=np.int32), np.shape(ns))
-                             for x in (ns, ew, side, made)]))
+        a = np.empty((4,) + np.shape(ns), dtype=np.int32)
+        a[0], a[1], a[2], a[3] = ns, ew, side, made         # each broadcast to the deals
+        return cls(a)
 
     ns = property(lambda self: self.a[0])
     ew = property(lambda self: self.a[1])
