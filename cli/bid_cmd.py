@@ -16,7 +16,7 @@ from bideuchre.rules import NotationError, RulesError, Seat, Side, parse_seat, p
 
 from .common import BadInput, each_stdin_line, err, guard, out, print_json, refuse_file
 from .options import parse_known, preset_with_rules, rule_option
-from .views import compass, deal_hands, rules_text, simple_table, with_rules
+from .views import compass, deal_hands, rules_text, show_evidence, simple_table, with_rules
 
 
 def register(app: typer.Typer) -> None:
@@ -352,16 +352,7 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
               f"preset {p.name}")
     known = "".join(f" · known {s.name}: {format_hand(c)}" for s, c in adv.known.items())
     out.print(f"bids so far: {so_far}{known} · {src}")
-    ev = adv.evidence
-    if ev is not None and ev.calls:
-        out.print(f"calls heard: effective sample {adv.n_eff:,.0f} of {adv.samples:,} deals "
-                  f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})",
-                  highlight=False)
-    if ev is not None:
-        for si in ev.seats:
-            out.print("  " + si.text(), highlight=False)
-        if ev.warning:
-            out.print(f"[bold yellow]warning: {ev.warning}[/bold yellow]", highlight=False)
+    show_evidence(adv.evidence, adv.n_eff, adv.samples)
     n = p.tricks
     # simple boxes and short headers: both tables fit 80 columns with every preset
     tab = simple_table(f"DD tricks with {adv.seat.name} declaring (histogram 0..{n})")

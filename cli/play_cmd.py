@@ -15,7 +15,7 @@ from bideuchre.rules import RulesError, Seat, Side, get_deck
 
 from .common import BadInput, err, guard, out, print_json
 from .options import parse_known, preset_with_rules, rule_option
-from .views import card_text, cards_text, show_analysis, simple_table, trick_text, with_rules
+from .views import card_text, cards_text, show_analysis, show_evidence, simple_table, trick_text, with_rules
 
 if TYPE_CHECKING:       # NumPy, the core and rich load when a command runs (start-up stays light)
     from bideuchre.analysis.play import PlayAdvice, SDReview
@@ -54,6 +54,8 @@ def play_command(
     method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly)."),
     depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (default 2; 1 is pimc)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
+    auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals weighted by the bidding model's probability of every call (pimc); its contract gives --declarer and --bid."),
+    epsilon: Optional[float] = typer.Option(None, "--epsilon", help="With --auction: the noise floor of each call, the share explained by a uniform choice among the legal calls (default 0.02)."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -69,13 +71,18 @@ def play_command(
             raise BadInput(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
         if depth is not None and method != "alphamu":
             raise BadInput("--depth goes with --method alphamu")
+        if epsilon is not None and auction is None:
+            raise BadInput("--epsilon goes with --auction (the noise floor of the calls read)")
+        if epsilon is not None and not 0 <= epsilon <= 1:
+            raise BadInput(f"--epsilon {epsilon}: the noise floor must be 0 to 1")
         if ":" in hand and len(hand.split()) > 1:
             raise BadInput(f"HAND {hand[:40]!r} is a deal; play takes the seat's own hand (like "
                            "'AJ.KQ..JT'); the other hands are what it cannot see (--known for cards shown)")
         p = preset_with_rules(preset, rule)
         adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, parse_known(known),
                           samples, seed, exact_limit, objective, workers, dealer,
-                          get_deck(deck) if deck else None, method, depth)
+                          get_deck(deck) if deck else None, method, depth, auction,
+                          epsilon=epsilon)
         if json_out:
             print_json(with_rules(adv.to_json(), p))
         else:
@@ -110,6 +117,11 @@ def show_play(adv: PlayAdvice) -> None:
         out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)
     else:
         out.print(f"sampled: {adv.deals:,} of {counted(adv.consistent, 'consistent deal')} (seed {adv.seed})" + how)
+    if adv.auction is not None:
+        out.print(f"auction (dealer {adv.auction.dealer.name}): {adv.auction.text()} · the deals "
+                  "weighted by the bidding model's probability of every call but "
+                  f"{v.seat.name}'s", highlight=False)
+        show_evidence(adv.evidence, adv.evidence.n_eff, adv.deals)
     side = v.seat.side.name
     tab = simple_table()
     tab.add_column("card", no_wrap=True)

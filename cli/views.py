@@ -97,6 +97,22 @@ def card_text(card: int) -> Text:
     return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
 
 
+def show_evidence(ev, n_eff: float, deals: int) -> None:
+    """What the calls weighed on the deals (``bid`` and ``play --auction``): the effective
+    sample of the ``deals`` rated, a line per other seat, and the warning of an unlikely
+    auction; nothing for ``ev`` None."""
+    if ev is None:
+        return
+    if ev.calls:
+        out.print(f"calls heard: effective sample {n_eff:,.0f} of {deals:,} deals "
+                  f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})",
+                  highlight=False)
+    for si in ev.seats:
+        out.print("  " + si.text(), highlight=False)
+    if ev.warning:
+        out.print(f"[bold yellow]warning: {ev.warning}[/bold yellow]", highlight=False)
+
+
 def compass(hands: list, title: str = "", dealer: Seat | None = None,
             out_seat: Seat | None = None) -> "Table | Group":
     """The four hands drawn as a compass (N top, W left, E right, S bottom), under ``title``

@@ -154,7 +154,9 @@ class PlayAdvice:
     ``recommend``: the first of them.  ``tricks`` is ``(deals, groups)``: per deal and group
     (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights;
     ``method`` (``"pimc"`` or ``"alphamu"``) and ``depth`` (the seat's cards chosen jointly:
-    1 for pimc).
+    1 for pimc); ``auction`` and ``evidence``: the auction read as evidence
+    (:class:`~bideuchre.analysis.play_auction.PlayAuction`) and how it weighed on the deals
+    (:class:`~bideuchre.analysis.advice.evidence.Evidence`), or None.
     """
 
     view: SeatView
@@ -171,6 +173,8 @@ class PlayAdvice:
     weights: np.ndarray = field(repr=False)
     method: str = "pimc"
     depth: int = 1
+    auction: object = None          # the PlayAuction read as evidence, or None
+    evidence: object = None         # its Evidence (n_eff, per-seat lines, warning), or None
 
     @property
     def recommend(self) -> CardAdvice:
@@ -203,6 +207,10 @@ class PlayAdvice:
             obj["bid"] = str(self.bid)
         if v.lone is not None:
             obj["lone"] = v.lone.name
+        if self.auction is not None:
+            obj["auction"] = {"dealer": self.auction.dealer.name, "calls": self.auction.text(),
+                              "epsilon": self.auction.epsilon}
+            obj["evidence"] = self.evidence.to_json()
         return obj
 
 
@@ -239,11 +247,18 @@ def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> 
 
 
 def _mean_se(x: np.ndarray, w: np.ndarray, exact: bool) -> tuple[float, float]:
-    """Weighted mean over the deals (axis 0) and its standard error (0 when exact)."""
+    """Weighted mean over the deals (axis 0) and its standard error (0 when exact; with
+    unequal weights -- sampled deals weighted by the auction -- the weighted standard error of
+    :func:`~bideuchre.analysis.advice.evidence.weighted_mean_se`)."""
     m = (x * w[:, None]).sum(axis=0) / w.sum() if x.ndim == 2 else float((x * w).sum() / w.sum())
-    if exact or x.shape[0] < 2:
+    n = x.shape[0]
+    if exact or n < 2:
         return m, np.zeros_like(m) if x.ndim == 2 else 0.0
-    return m, x.std(axis=0, ddof=1) / math.sqrt(x.shape[0])
+    if np.all(w == w[0]):
+        return m, x.std(axis=0, ddof=1) / math.sqrt(n)
+    ww = (w * w)[:, None] if x.ndim == 2 else w * w
+    var = ((x - m) ** 2 * ww).sum(axis=0) / float(w.sum()) ** 2 * n / (n - 1)
+    return m, np.sqrt(var)
 
 
 def make_bid(preset: Preset, bid: str | Bid | None, strain, lone) -> Bid | None:
@@ -273,27 +288,36 @@ def make_bid(preset: Preset, bid: str | Bid | None, strain, lone) -> Bid | None:
 
 def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bid: Bid | None = None,
                 samples: int | None = None, seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
-                objective: str = "score", workers: int = 1) -> PlayAdvice:
-    """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only."""
+                objective: str = "score", workers: int = 1, auction=None) -> PlayAdvice:
+    """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only.
+    ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` whose calls weight
+    the deals (:mod:`bideuchre.analysis.play_auction`), or None (every consistent deal as
+    likely as the shuffle makes it)."""
+    n = default_play_samples(view.deck) if samples is None else samples
     objective, distinct, exact, counts, weights = consistent_deals(
-        view, bid, objective, default_play_samples(view.deck) if samples is None else samples,
-        seed, exact_limit)
+        view, bid, objective, n, seed, exact_limit, draw=auction is None)
+    evidence = None
+    if auction is not None:
+        from .play_auction import auction_deals
+        counts, weights, evidence = auction_deals(view, auction, preset, exact, counts, weights, n, seed)
     groups = view_groups(view)
     reps = [g[0] for g in groups]
     rest = _solve_all(counts, view, reps, workers)
     ns = view.won[Side.NS] + rest.astype(np.int64)              # (D, G) NS whole-hand tricks
     mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
-    return advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
-                       distinct, seed)
+    adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
+                      distinct, seed)
+    adv.auction, adv.evidence = auction, evidence
+    return adv
 
 
 def consistent_deals(view: SeatView, bid: Bid | None, objective: str, samples: int, seed: int,
-                     exact_limit: int) -> tuple[str, int, bool, np.ndarray, np.ndarray]:
+                     exact_limit: int, draw: bool = True) -> tuple[str, int, bool, np.ndarray, np.ndarray]:
     """The deals a method evaluates: ``(objective, distinct, exact, counts, weights)`` --
     the objective (``"tricks"`` without a bid), the number of consistent deals, whether they
     are all enumerated (at most ``exact_limit``), their ``(D, 4, 24)`` counts and ``(D,)``
-    weights (else ``samples`` deals of ``seed``, weight 1).  Raises RulesError for an unknown
-    objective or ``samples`` below 1."""
+    weights (else ``samples`` deals of ``seed``, weight 1; with ``draw`` False, None and None:
+    the caller draws them).  Raises RulesError for an unknown objective or ``samples`` below 1."""
     if objective not in OBJECTIVES:
         raise RulesError(f"unknown objective {objective!r} (expected one of: {' '.join(OBJECTIVES)})")
     if bid is None:
@@ -303,9 +327,11 @@ def consistent_deals(view: SeatView, bid: Bid | None, objective: str, samples: i
     exact = distinct <= exact_limit
     if exact:
         counts, weights = view.enumerate()
-    else:
+    elif draw:
         counts = view.samples(seed, samples)
         weights = np.ones(samples, dtype=np.int64)
+    else:
+        counts = weights = None
     return objective, distinct, exact, counts, weights
 
 
@@ -353,8 +379,7 @@ def advice_from(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid 
     best = order[0]
     cards = []
     for g in order:
-        d = measure[:, g] - measure[:, best]
-        se_vs = 0.0 if exact or len(d) < 2 else float(d.std(ddof=1) / math.sqrt(len(d)))
+        se_vs = float(_mean_se(measure[:, g] - measure[:, best], w, exact)[1])
         gap = float(obj_mean[best] - obj_mean[g])
         close = g != best and not exact and gap <= 2 * se_vs
         cards.append(CardAdvice(Card(groups[g][0]), tuple(Card(c) for c in groups[g][1:]),
@@ -374,7 +399,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
                 exact_limit: int | None = None, objective: str = "score",
                 workers: int | None = None, dealer: int | str | None = None,
                 deck: str | DeckForm | None = None, method: str = "pimc",
-                depth: int | None = None) -> PlayAdvice:
+                depth: int | None = None, auction=None, policy=None,
+                epsilon: float | None = None) -> PlayAdvice:
     """Advice for ``seat`` to play now, from its view alone (module docstring).
 
     ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
@@ -392,7 +418,12 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     option); ``method``: ``"pimc"`` (the module docstring) or ``"alphamu"``
     (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
     seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
-    defaults to its own, and it runs on one thread).
+    defaults to its own, and it runs on one thread).  ``auction``: the whole auction (text
+    ``"pass 4 pass pass"`` or calls, from the left of ``dealer``, which it then needs) read as
+    evidence: the deals weighted by the bidding ``policy``'s probability of every call but the
+    seat's own (default the bidding model; ``epsilon`` the noise floor, default
+    :data:`~bideuchre.analysis.advice.evidence.EPSILON`), :mod:`bideuchre.analysis.play_auction`;
+    its contract gives ``declarer`` and ``bid`` where they are not named (pimc only).
 
     Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
     :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
@@ -410,6 +441,19 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     if lone_seat is not None and decl != lone_seat:
         raise RulesError(f"the declarer ({decl.name}) of a lone hand is the lone seat ({lone_seat.name})")
     b = make_bid(p, bid, st, lone_seat)
+    pa = None
+    if auction is not None:
+        from .advice.evidence import EPSILON
+        from .play_auction import play_auction
+        if method != "pimc":
+            raise RulesError(f"--auction goes with --method pimc (the deals' weights are not read by {method})")
+        pa = play_auction(p, auction, dealer, decl, b, policy, EPSILON if epsilon is None else epsilon)
+        decl = pa.declarer if decl is None else decl
+        b = pa.bid if b is None else b
+        if b.strain is not None and b.strain != st:
+            raise RulesError(f"auction {pa.text()!r} names strain {b.strain.name}, but the strain played is {st.name}")
+        if b.lone is not None and lone_seat is None:
+            raise RulesError(f"auction {pa.text()!r} ends in the lone bid {b}: name the lone seat with --lone")
     if b is not None and decl is None:
         raise RulesError("a bid needs its declarer (--declarer)")
     if leader is None:
@@ -421,17 +465,19 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
         leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
     view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
     return advise_method(view, p, decl, b, method, samples, seed, exact_limit, objective,
-                         workers, depth)
+                         workers, depth, pa)
 
 
 def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
                   method: str = "pimc", samples: int | None = None, seed: int = 1,
                   exact_limit: int | None = None, objective: str = "score",
-                  workers: int | None = None, depth: int | None = None) -> PlayAdvice:
+                  workers: int | None = None, depth: int | None = None, auction=None) -> PlayAdvice:
     """:func:`advise_view` (``method`` ``"pimc"``) or
     :func:`alphamu_view` (``"alphamu"``) for a view already built;
-    ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core.
-    Raises RulesError for an unknown method, or ``depth`` with ``pimc`` other than 1."""
+    ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
+    ``auction`` (pimc only): a :class:`~bideuchre.analysis.play_auction.PlayAuction`.
+    Raises RulesError for an unknown method, ``depth`` with ``pimc`` other than 1, or an
+    auction with ``alphamu``."""
     if method not in METHODS:
         raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
     if method == "pimc":
@@ -440,7 +486,9 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
                              "use --method alphamu")
         return advise_view(view, preset, declarer, bid, samples, seed,
                            DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
-                           default_workers() if workers is None else workers)
+                           default_workers() if workers is None else workers, auction)
+    if auction is not None:
+        raise RulesError(f"--auction goes with --method pimc (the deals' weights are not read by {method})")
     return alphamu_view(view, preset, declarer, bid, samples, seed,
                         DEFAULT_AM_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
                         DEFAULT_DEPTH if depth is None else depth)

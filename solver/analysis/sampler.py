@@ -72,8 +72,9 @@ class SeatView:
     (``{Seat: set of effective suits}``), ``hidden`` (the seats with unseen cards, the seat out
     last), ``room`` (unseen cards each hidden seat holds), ``pool`` (24 counts of the unseen
     cards), ``base`` (a 4 × 24 uint8 array of the remaining cards already placed: the seat's
-    own and the known ones), ``out`` (the seat out or None), ``known`` (``{Seat: sorted
-    Cards}`` as given, played since or not).
+    own and the known ones), ``played_by`` (4 × 24 uint8: the cards each seat has played; a
+    consistent deal's remaining cards plus these are the hands as dealt), ``out`` (the seat
+    out or None), ``known`` (``{Seat: sorted Cards}`` as given, played since or not).
 
     Raises NotationError for a hand of the wrong size or a card the deck lacks or holds too
     few of; IllegalPlayError (naming the trick, seat and card) for a card played that the view
@@ -129,6 +130,7 @@ class SeatView:
         self.first_leader = lead
         size = 3 if self.out is not None else 4
         nplayed = [0, 0, 0, 0]
+        played_by = np.zeros((4, 24), dtype=np.uint8)
         voids: dict[Seat, set] = {s: set() for s in Seat}
         trick: list[tuple[Seat, Card]] = []
         won = {Side.NS: 0, Side.EW: 0}
@@ -165,6 +167,7 @@ class SeatView:
                                                f"(holds a known card of it)")
                     voids[p].add(led)
             nplayed[p] += 1
+            played_by[p, int(card)] += 1
             trick.append((p, card))
             if len(trick) == size:
                 w = trick[trick_winner([c for _, c in trick], st)][0]
@@ -174,6 +177,7 @@ class SeatView:
             else:
                 to_move = next_active(p, self.out)
         self.played = cards
+        self.played_by = played_by
         self.to_move = to_move
         self.trick = trick
         self.trick_leader = trick[0][0] if trick else to_move

@@ -14,10 +14,9 @@ import numpy as np
 
 from ...notation import Deal, parse_card, parse_hand
 from ...rules import Card, Preset, RulesError, Seat, check_seed, get_preset, parse_seat
-from ..auction import Auction, format_action
+from ..auction import Auction
 from .deal_data import DealData, DealPlan, solve_advice_chunk
-from .evidence import (EPSILON, CandidateStream, Evidence, call_probabilities, call_weights,
-                       candidate_block, seat_inference)
+from .evidence import EPSILON, CandidateStream, Evidence, call_weights, candidate_block
 from .rating import decide, rate
 from .results import Advice
 from .sampling import (MAX_SAMPLES, Sampler, check_hand, check_samples, deals_for_hand,
@@ -305,20 +304,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             evidence.candidate_n_eff = rating.n_eff / data.S
             uniform = data.counts
         W = data.weights if data.weights is not None else np.ones(data.S)
-        if auc.actions:
-            pr, legal = call_probabilities(pol, dealer, list(auc.actions), uniform, int(seat))
-            for j, c in enumerate(auc.actions):
-                s_ = Seat((int(dealer) + 1 + j) % 4)
-                if s_ != seat:
-                    evidence.per_call.append((s_, format_action(c), float(pr[:, j].mean()),
-                                              epsilon / legal[j]))
-        for j in range(4):
-            s_ = (int(dealer) + 1 + j) % 4
-            if s_ == int(seat):
-                continue
-            call = format_action(auc.actions[j]) if j < len(auc.actions) else None
-            evidence.seats.append(seat_inference(preset, s_, call, data.counts, W, uniform))
-        evidence.judge()
+        evidence.describe(pol, preset, dealer, list(auc.actions), int(seat), data.counts, W, uniform)
         adv.evidence = evidence
     return adv
 

@@ -276,6 +276,28 @@ class Evidence:
                               "floor": float(f"{f:.4g}")} for s, c, p, f in self.per_call],
                 "warning": self.warning, "seats": [s.to_json() for s in self.seats]}
 
+    def describe(self, policy, preset: Preset, dealer: int, calls: Sequence, me: int,
+                 counts: np.ndarray, w: np.ndarray, uniform: np.ndarray) -> None:
+        """Fill ``per_call`` (each call heard but ``me``'s: the policy's mean probability of it
+        over the ``uniform`` deals ``(m, 4, 24)`` and its noise floor) and ``seats`` (every
+        seat but ``me``: :func:`seat_inference` over the rated deals ``counts`` ``(k, 4, 24)``
+        weighted by ``w``), then :meth:`judge`.  The deals are the hands as dealt."""
+        from ..auction import format_action
+        if calls:
+            pr, legal = call_probabilities(policy, dealer, list(calls), uniform, int(me))
+            for j, c in enumerate(calls):
+                s_ = Seat((int(dealer) + 1 + j) % 4)
+                if s_ != int(me):
+                    self.per_call.append((s_, format_action(c), float(pr[:, j].mean()),
+                                          self.epsilon / legal[j]))
+        for j in range(4):
+            s_ = (int(dealer) + 1 + j) % 4
+            if s_ == int(me):
+                continue
+            call = format_action(calls[j]) if j < len(calls) else None
+            self.seats.append(seat_inference(preset, s_, call, counts, w, uniform))
+        self.judge()
+
     def judge(self) -> None:
         """Set ``warning``: the calls heard are unlikely under the model when fewer than 1
         deal in 100 of uniform dealing carries the weight (``candidate_n_eff`` < 0.01), or when

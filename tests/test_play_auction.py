@@ -1,0 +1,144 @@
+"""The auction as evidence in the play (``play --auction``, bideuchre.analysis.play_auction):
+with a known deterministic bidding policy and no noise floor the weighting is rejection
+sampling (every consistent deal enumerated, and sampled), an informative auction moves the
+answer the way it must, and bad auctions are one line with exit code 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from standin_policy import TrumpCountPolicy
+from bideuchre.analysis.auction import Auction
+from bideuchre.analysis.play import play_advice
+from bideuchre.analysis.play_auction import PILOT, auction_deals, play_auction
+from bideuchre.analysis.sampler import SeatView
+from bideuchre.batch import generate_records
+from bideuchre.bidding.play_match import heuristic_card
+from bideuchre.cli.app import app
+from bideuchre.notation import Position, format_hand
+from bideuchre.rules import Seat, Strain, get_preset
+
+RACE = get_preset("racehorse")
+
+
+def _fits(pol, preset, dealer, calls, me, dealt, declarer, bid, strain) -> np.ndarray:
+    """Brute force: per deal (hands as dealt), whether every call but ``me``'s is the
+    policy's choice from that seat's hand, and the declarer names ``strain``."""
+    ok = np.ones(dealt.shape[0], dtype=bool)
+    for i in range(dealt.shape[0]):
+        for j, call in enumerate(calls):
+            s = (int(dealer) + 1 + j) % 4
+            if s == int(me):
+                continue
+            acts, idx = pol.choose(dealt[i:i + 1, s], s, int(dealer), list(calls[:j]))
+            if acts[int(idx[0])] != call:
+                ok[i] = False
+        if ok[i] and bid.strain is None and int(declarer) != int(me):
+            named = pol.declare_strain(dealt[i:i + 1, int(declarer)], int(declarer), int(dealer), bid)
+            ok[i] = int(named[0]) == int(strain)
+    return ok
+
+
+def _position(seed: int, cards: int):
+    """A racehorse deal (dealer N) whose auction under the stand-in policy ends in a contract,
+    played ``cards`` cards by the heuristic from the contract's first lead: ``(deal, auction,
+    declarer, bid, strain, played, seat to move)``."""
+    pol = TrumpCountPolicy(RACE)
+    for rec in generate_records(60, seed, "single24"):
+        deal = rec.deal
+        counts = deal.counts()
+        auc = Auction(RACE, Seat.N)
+        while not auc.is_over:
+            s = auc.to_act
+            acts, idx = pol.choose(np.array([counts[s]], dtype=np.uint8), int(s), int(Seat.N), list(auc.actions))
+            auc.play(acts[int(idx[0])])
+        if auc.contract is None:
+            continue
+        decl, bid = auc.contract
+        strain = Strain(int(pol.declare_strain(np.array([counts[decl]], dtype=np.uint8), int(decl), 0, bid)[0]))
+        pos = Position(deal, strain, decl)          # racehorse: the declarer leads (RULES.md §2)
+        for _ in range(cards):
+            pos.play(heuristic_card(pos))
+        return deal, list(auc.actions), decl, bid, strain, list(pos.played), pos.to_move
+    raise AssertionError("no contract in 60 deals")
+
+
+@pytest.mark.parametrize("seed,cards", [(3, 9), (8, 10)])
+def test_every_consistent_deal_weighted_is_rejection_sampling(seed, cards):
+    """Few consistent deals (enumerated): with the deterministic policy and epsilon 0 each
+    card's expected tricks are the shuffle-weighted mean over exactly the deals on which every
+    other seat would have made its call -- found here by brute force, deal by deal."""
+    deal, calls, decl, bid, strain, played, seat = _position(seed, cards)
+    pol = TrumpCountPolicy(RACE)
+    hand = format_hand(deal.hands[seat])
+    plain = play_advice(hand, seat, strain, decl, decl, str(bid), RACE, played, dealer="N", workers=1)
+    assert plain.exact
+    view = SeatView(RACE.deck, seat, hand, strain, decl, played)
+    counts, w0 = view.enumerate()
+    fit = _fits(pol, RACE, Seat.N, calls, seat, counts + view.played_by[None], decl, bid, strain)
+    assert 0 < fit.sum() < len(fit)            # the auction says something, and the deal fits it
+    adv = play_advice(hand, seat, strain, decl, decl, str(bid), RACE, played, dealer="N", workers=1,
+                      auction=calls, policy=pol, epsilon=0)
+    assert adv.exact and adv.evidence.kept == int(fit.sum())
+    col = {c.card: g for g, c in enumerate(plain.cards)}
+    for c in adv.cards:
+        t = plain.tricks[:, col[c.card]]
+        want = float((t[fit] * w0[fit]).sum() / w0[fit].sum())
+        assert c.tricks == pytest.approx(want, abs=1e-12)
+        assert c.se == 0.0
+
+
+def test_sampled_deals_with_a_deterministic_policy_are_rejection_sampling():
+    """Sampled: the kept deals are exactly the view's own candidates after the pilot on which
+    the policy would have made every call, in order, each of weight 1."""
+    deal, calls, decl, bid, strain, played, seat = _position(3, 1)
+    pol = TrumpCountPolicy(RACE)
+    view = SeatView(RACE.deck, seat, format_hand(deal.hands[seat]), strain, decl, played)
+    pa = play_auction(RACE, calls, "N", decl, bid, pol, 0.0)
+    counts, w, ev = auction_deals(view, pa, RACE, False, None, None, 40, 5)
+    cand = view.samples(5, 3000, PILOT)
+    fit = _fits(pol, RACE, Seat.N, calls, seat, cand + view.played_by[None], decl, bid, strain)
+    assert fit.sum() >= 40 and (w == 1).all()
+    np.testing.assert_array_equal(counts, cand[fit][:40])
+    assert ev.kept == 40 and ev.n_eff == pytest.approx(40)
+
+
+def test_a_high_bid_by_the_declarer_costs_the_defenders_tricks():
+    """The model reads S's 5 in hearts: the defence (W, after S leads the right bower) expects
+    fewer tricks than over deals dealt as if the auction said nothing, well beyond the noise;
+    the line per seat says S holds hearts far more often than uniform dealing does."""
+    kw = dict(declarer="S", bid="5", preset="racehorse", dealer="W", played="HJ", workers=1)
+    plain = play_advice("AJ.K9.Q.A", "W", "H", **kw)
+    read = play_advice("AJ.K9.Q.A", "W", "H", auction="pass pass 5 pass", **kw)
+    for c in read.cards:
+        p = next(x for x in plain.cards if x.card == c.card)
+        assert c.tricks < p.tricks - 3 * (c.se + p.se)
+    south = next(s for s in read.evidence.seats if s.seat == Seat.S)
+    assert south.strain == Strain.H and south.p_strain > south.uniform_p_strain + 0.2
+    assert read.evidence.n_eff > 100 and read.to_json()["auction"]["calls"] == "pass pass 5 pass"
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--auction", "pass 4 5"], "is not over"),
+    (["--auction", "pass 4 5 pass", "--declarer", "N"], "makes S declarer, not N"),
+    (["--auction", "pass pass pass pass"], "the dealer must bid"),
+    (["--auction", "pass 4 5 pass", "--method", "alphamu"], "goes with --method pimc"),
+    (["--epsilon", "0.1"], "--epsilon goes with --auction"),
+    (["--auction", "pass 4 5 pass", "--epsilon", "2"], "noise floor must be 0 to 1"),
+    (["--auction", "pass 4 4 pass"], "4"),
+])
+def test_bad_auctions_are_one_line_exit_2(extra, needle):
+    args = ["play", "AJ.K9.Q.A", "--seat", "W", "-s", "H", "-p", "racehorse", "--dealer", "W",
+            "--played", "HJ", "--leader", "S"] + extra
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], r.output
+
+
+def test_play_without_dealer_names_it():
+    r = CliRunner().invoke(app, ["play", "AJ.K9.Q.A", "--seat", "W", "-s", "H", "-p", "racehorse",
+                                 "--played", "HJ", "--leader", "S", "--auction", "pass 4 5 pass"])
+    assert r.exit_code == 2 and "needs the dealer" in r.output
