@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from .common import err, guard, out, print_json
+from .common import BadInput, err, guard, out, print_json
 from .options import preset_with_rules, rule_option
 from .views import simple_table
 
@@ -26,6 +26,7 @@ def match_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
     play: bool = typer.Option(False, "--play", help="A play match: each deal's par contract, the declaring side played by A and the defenders by B, then swapped."),
     samples: Optional[int] = typer.Option(None, "--samples", help="With --play: the sampling policies' deals (default each method's)."),
+    contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction reads it)."),
     rule: list[str] = rule_option(),
 ) -> None:
     """A duplicate match: the same seeded deals twice, A north-south then east-west, the dealer
@@ -38,8 +39,10 @@ def match_cmd(
         from bideuchre.batch.plot import check_plot
 
         p = preset_with_rules(preset, rule)
+        if contracts != "par" and not play:
+            raise BadInput("--contracts goes with --play (a bidding match's contracts are those its auctions reach)")
         if play:
-            return _play_match(a, b, p, deals, seed, samples, output, json_out)
+            return _play_match(a, b, p, deals, seed, samples, output, json_out, contracts)
         if plot is not None:
             check_plot(plot)
         res = run_match(a, b, p, deals, seed, jobs=jobs, output=output, resume=resume)
@@ -67,16 +70,17 @@ def match_cmd(
             err.print(f"plot written to {plot}", highlight=False)
 
 
-def _play_match(a, b, p, deals, seed, samples, output, json_out) -> None:
+def _play_match(a, b, p, deals, seed, samples, output, json_out, contracts="par") -> None:
     """``match --play``: thin over :func:`bideuchre.bidding.play_match.run_play_match`."""
     from bideuchre.bidding.play_match import run_play_match
 
-    res = run_play_match(a, b, p, deals, seed, samples, output)
+    res = run_play_match(a, b, p, deals, seed, samples, output, contracts=contracts)
     if json_out:
         print_json(res.to_json())
         return
     out.print(f"[bold]{a}[/bold] vs [bold]{b}[/bold] · play · {p.name} · {res.points.deals:,} deals × 2 "
-              f"(par contracts) · seed {seed}", highlight=False)
+              f"({'par contracts' if contracts == 'par' else 'the contracts the bidding model reaches'}) · seed {seed}",
+              highlight=False)
     for what, r, unit in (("points", res.points, "points"), ("tricks", res.tricks, "tricks")):
         lo, hi = r.ci95
         out.print(f"edge of {a}: {r.edge:+.3f} ± {r.se:.3f} {unit} a deal (95 % interval {lo:+.3f} .. {hi:+.3f})",

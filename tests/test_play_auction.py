@@ -142,3 +142,29 @@ def test_play_without_dealer_names_it():
     r = CliRunner().invoke(app, ["play", "AJ.K9.Q.A", "--seat", "W", "-s", "H", "-p", "racehorse",
                                  "--played", "HJ", "--leader", "S", "--auction", "pass 4 5 pass"])
     assert r.exit_code == 2 and "needs the dealer" in r.output
+
+
+def test_play_match_on_the_model_contracts():
+    """``--contracts model``: each contract is the one the model policy's auction reaches (its
+    DD tricks those of the declaring side, played DD by both sides to the same count);
+    pimc+auction against itself is 0 on every deal, and par contracts refuse it."""
+    from bideuchre.bidding.match import MatchError
+    from bideuchre.bidding.play_match import model_contract, play_out, run_play_match
+    seen = 0
+    for rec in generate_records(6, 4, "single24", dealer="rotate"):
+        (dealer, calls), c = model_contract(rec.deal, RACE)
+        auc = Auction(RACE, dealer, calls)
+        assert auc.is_over and dealer == rec.deal.dealer
+        if c is None:
+            assert auc.contract is None
+            continue
+        seen += 1
+        assert (c.declarer, str(c.bid)) == (auc.contract[0], str(auc.contract[1]))
+        assert play_out(rec.deal, RACE, c, "dd", "dd") == c.tricks
+    assert seen >= 3
+    same = run_play_match("pimc+auction", "pimc+auction", RACE, 3, 4, samples=20, contracts="model")
+    assert same.points.edge == 0 and same.points.se == 0 and same.points.deals + same.skipped == 3
+    with pytest.raises(MatchError, match="use --contracts model"):
+        run_play_match("pimc+auction", "pimc", RACE, 2)
+    with pytest.raises(MatchError, match="--contracts"):
+        run_play_match("pimc", "heuristic", RACE, 2, contracts="auction")

@@ -2,8 +2,11 @@
 
 The deals are those of the bidding match (:func:`bideuchre.batch.generate_records` of the
 seed, the dealer rotating N E S W).  Each deal's contract is fixed: its **par contract**
-(:func:`bideuchre.analysis.par.par`; a thrown-in deal is skipped), played from the preset's
-first lead (RULES.md §2; a lone contract with the lone seat's partner out, no exchange).
+(:func:`bideuchre.analysis.par.par`; a thrown-in deal is skipped), or with ``contracts="model"``
+the contract the bidding model reaches (:class:`~bideuchre.bidding.ModelPolicy` at every seat,
+each from its own hand; the declarer names the strain by it; a thrown-in deal is skipped),
+played from the preset's first lead (RULES.md §2; a lone contract with the lone seat's
+partner out, no exchange).
 Each deal is played twice: the declaring side's cards chosen by policy A and the defenders'
 by B (run 1), then the declaring side by B and the defenders by A (run 2).  Per run the
 declaring side's tricks and the hand's points, the declaring side's minus the defenders'
@@ -18,6 +21,9 @@ Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and th
   the lowest when partner wins the trick, else the cheapest card that wins it, else the
   lowest; side suits before trumps);
 - ``pimc``: :func:`bideuchre.analysis.play.advise_view` (objective ``score``);
+- ``pimc+auction``: the same with the deals weighted by the auction heard
+  (:mod:`bideuchre.analysis.play_auction`, the model policy as the bidders); only with
+  ``contracts="model"``, whose contracts have an auction;
 - ``alphamu``: :func:`bideuchre.analysis.play.alphamu_view` (objective ``score``);
 - ``dd``: the best double-dummy card (:func:`bideuchre.analysis.explain.card_values`; sees every
   hand: the ceiling).
@@ -41,10 +47,11 @@ from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_
 from ..search.solve import first_leader
 from .match import MatchError, MatchResult, Tally
 
-__all__ = ["PLAY_POLICIES", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
+__all__ = ["PLAY_POLICIES", "CONTRACTS", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play"]
 
-PLAY_POLICIES = ("heuristic", "pimc", "alphamu", "dd")
+PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "dd")
+CONTRACTS = ("par", "model")
 
 
 def heuristic_card(pos: Position) -> Card:
@@ -73,7 +80,7 @@ def heuristic_card(pos: Position) -> Card:
 
 
 def _chooser(name: str, preset: Preset, contract, leader, lone, samples: int | None,
-             index: int) -> Callable[[Position], Card]:
+             index: int, auction=None) -> Callable[[Position], Card]:
     if name == "heuristic":
         return heuristic_card
     if name == "dd":
@@ -82,25 +89,32 @@ def _chooser(name: str, preset: Preset, contract, leader, lone, samples: int | N
     from ..analysis.play import advise_method
     from ..analysis.sampler import SeatView
 
+    method, pa = name, None
+    if name == "pimc+auction":
+        from ..analysis.play_auction import play_auction
+        method = "pimc"
+        pa = play_auction(preset, auction[1], auction[0], contract.declarer, contract.bid, "model")
+
     def choose(pos: Position) -> Card:
         p = pos.to_move
         view = SeatView(pos.deal.deck, p, pos.deal.hands[p], pos.strain, leader, list(pos.played), lone)
-        adv = advise_method(view, preset, contract.declarer, contract.bid, name, samples,
-                            index * 1000 + len(pos.played), None, "score", 1)
+        adv = advise_method(view, preset, contract.declarer, contract.bid, method, samples,
+                            index * 1000 + len(pos.played), None, "score", 1, auction=pa)
         return adv.recommend.card
     return choose
 
 
 def play_out(deal, preset: Preset, contract, declaring: str, defending: str,
-             samples: int | None = None, index: int = 0) -> int:
+             samples: int | None = None, index: int = 0, auction=None) -> int:
     """Play ``deal``'s ``contract`` out, the declaring side's cards by policy ``declaring`` and
-    the defenders' by ``defending`` (a seat with one legal card plays it).  Returns the
+    the defenders' by ``defending`` (a seat with one legal card plays it); ``auction``
+    ``(dealer, calls)`` that reached the contract (``pimc+auction`` reads it).  Returns the
     declaring side's tricks."""
     lone = contract.declarer if contract.bid.is_lone else None
     leader = (lone_leader(preset, lone, deal.dealer) if lone is not None
               else first_leader(preset, contract.declarer, deal.dealer))
     pos = Position(deal, contract.strain, leader, (), lone)
-    pick = {name: _chooser(name, preset, contract, leader, lone, samples, index)
+    pick = {name: _chooser(name, preset, contract, leader, lone, samples, index, auction)
             for name in {declaring, defending}}
     side = contract.declarer.side
     while not pos.is_over:
@@ -150,19 +164,66 @@ class PlayMatchResult:
         return obj
 
 
+def model_contract(deal, preset: Preset):
+    """The contract the bidding model reaches on ``deal`` (every seat by
+    :class:`~bideuchre.bidding.ModelPolicy` from its own hand, from the dealer's left):
+    ``((dealer, calls), Contract)``, or ``((dealer, calls), None)`` when thrown in.  The
+    contract's ``tricks`` are the declarer's side's DD tricks in its strain."""
+    from ..analysis.auction import Auction
+    from ..analysis.par import Contract
+    import numpy as np
+
+    from ..rules import Strain
+    from ..search.solve import solve_position
+    from .policy import get_policy
+    pol = _MODEL.get(preset)
+    if pol is None:
+        pol = _MODEL[preset] = get_policy("model", preset)
+    counts = deal.counts()
+    auc = Auction(preset, deal.dealer)
+    while not auc.is_over:
+        s = auc.to_act
+        acts, idx = pol.choose(np.array([counts[s]], dtype=np.uint8), int(s), int(deal.dealer), list(auc.actions))
+        auc.play(acts[int(idx[0])])
+    heard = (deal.dealer, list(auc.actions))
+    if auc.contract is None:
+        return heard, None
+    decl, bid = auc.contract
+    st = bid.strain if bid.strain is not None else int(pol.declare_strain(
+        np.array([counts[decl]], dtype=np.uint8), int(decl), int(deal.dealer), bid)[0])
+    st = Strain(int(st))
+    if bid.is_lone:
+        from ..analysis.lone import lone_results
+        t = int(lone_results(deal, preset, decl, st, deal.dealer)[list(preset.lone_bids).index(bid.lone)].tricks)
+    else:
+        won = solve_position(Position(deal, st, first_leader(preset, decl, deal.dealer)))
+        t = int(won[decl.side])
+    a, b = hand_result(preset, bid, t)
+    return heard, Contract(decl, bid, st, t, {decl.side: a, decl.side.other: b})
+
+
+_MODEL: dict = {}
+
+
 def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: int = 100,
                    seed: int = 1, samples: int | None = None, output: str | os.PathLike | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> PlayMatchResult:
+                   progress: Callable[[int, int], None] | None = None,
+                   contracts: str = "par") -> PlayMatchResult:
     """The duplicate play match of ``a`` against ``b`` (module docstring) on deals
     ``0 .. deals - 1`` of ``seed``; ``samples``: the sampling policies' deals (default each
-    method's); ``output``: JSON lines, one per deal (appended).  Raises MatchError for an
-    unknown policy or bad numbers."""
+    method's); ``output``: JSON lines, one per deal (appended); ``contracts``: ``"par"`` or
+    ``"model"`` (the contract the bidding model reaches, with its auction).  Raises MatchError
+    for an unknown policy or contracts, ``pimc+auction`` with par contracts, or bad numbers."""
     from ..batch import generate_records
 
     p = get_preset(preset)
     for name in (a, b):
         if name not in PLAY_POLICIES:
             raise MatchError(f"unknown play policy {name!r} (expected one of: {' '.join(PLAY_POLICIES)})")
+    if contracts not in CONTRACTS:
+        raise MatchError(f"--contracts {contracts!r}: expected one of: {' '.join(CONTRACTS)}")
+    if contracts == "par" and "pimc+auction" in (a, b):
+        raise MatchError("pimc+auction reads the auction: par contracts have none (use --contracts model)")
     if deals < 1:
         raise MatchError(f"--deals must be at least 1, got {deals}")
     if samples is not None and samples < 1:
@@ -173,17 +234,23 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
     try:
         for k, rec in enumerate(generate_records(deals, seed, p.deck, dealer="rotate")):
             deal = rec.deal
-            c = par(deal, p).contract
+            heard = None
+            if contracts == "model":
+                heard, c = model_contract(deal, p)
+            else:
+                c = par(deal, p).contract
             if c is None:
                 skipped += 1
                 continue
-            t1 = play_out(deal, p, c, a, b, samples, k)
-            t2 = play_out(deal, p, c, b, a, samples, k)
+            t1 = play_out(deal, p, c, a, b, samples, k, heard)
+            t2 = play_out(deal, p, c, b, a, samples, k, heard)
             r = [hand_result(p, c.bid, t) for t in (t1, t2)]
             p1, p2 = r[0][0] - r[0][1], r[1][0] - r[1][1]
             made = [t >= c.bid.needs(p.tricks) for t in (t1, t2)]
             line = {"i": k, "deal": deal.pbn(), "declarer": c.declarer.name, "bid": str(c.bid),
                     "strain": c.strain.name, "dd": c.tricks,
+                    **({} if heard is None else {"auction": " ".join(
+                        "pass" if x is None else str(x) for x in heard[1])}),
                     "r1": {"tricks": t1, "points": p1, "made": made[0]},
                     "r2": {"tricks": t2, "points": p2, "made": made[1]},
                     "edge": (p1 - p2) / 2, "edge_tricks": (t1 - t2) / 2}
