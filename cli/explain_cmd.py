@@ -10,7 +10,7 @@ import typer
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import guard, out, print_json, refuse_file
+from .common import BadInput, guard, out, print_json, refuse_file
 from .options import load_deal, make_position, position_option, preset_with_rules, rule_option
 from .views import (DOUBLE_DUMMY, card_text, cards_text, compass, line_trick_text, show_analysis,
                     trick_text, with_rules)
@@ -148,6 +148,7 @@ def replay_command(
     single_dummy: bool = typer.Option(False, "--single-dummy", help="Also judge each card from its player's view: unlucky or a mistake."),
     samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="With --single-dummy: deals sampled where the consistent deals are many."),
     seed: int = typer.Option(1, "--seed", help="With --single-dummy: random seed."),
+    auction: Optional[str] = typer.Option(None, "--auction", "-a", help="With --single-dummy: the hand's whole auction from the record's dealer's left ('pass 4 5 pass'), read as evidence by every player (as play --auction)."),
 ) -> None:
     """Replay a recorded hand with the DD value after each card; mark the mistakes; the
     contract, made or set, and each side's points."""
@@ -167,9 +168,12 @@ def replay_command(
                 score = score_play(an, p, rec.declarer, rec.bid)
             except RulesError as exc:
                 why = f"{exc} (choose --preset)"
+        if auction is not None and not single_dummy:
+            raise BadInput("--auction goes with --single-dummy (the DD replay sees every hand)")
         if single_dummy:
             from .play_cmd import replay_single_dummy
-            return replay_single_dummy(rec, an, samples, seed, json_out, preset=p, score=score, why=why)
+            return replay_single_dummy(rec, an, samples, seed, json_out, preset=p, score=score, why=why,
+                                       auction=auction)
         if json_out:
             obj = an.to_json()
             obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid, "preset": p.name})

@@ -166,7 +166,8 @@ def show_play(adv: PlayAdvice) -> None:
 # replay --single-dummy
 
 def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bool,
-                        workers: Optional[int] = None, preset=None, score=None, why: str = "") -> None:
+                        workers: Optional[int] = None, preset=None, score=None, why: str = "",
+                        auction: Optional[str] = None) -> None:
     """``replay --single-dummy``: judge every card of the record from its player's view, then
     print the JSON (each step with ``"sd"``, and ``"sd_summary"``) or the text table.
     ``preset`` (the replay's preset, with its table options) scores the play; ``score`` and
@@ -178,7 +179,7 @@ def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bo
     n = samples if samples is not None else default_play_samples(rec.deck)
     if err.is_terminal and not json_out:
         err.print(f"judging {counted(len(an.steps), 'card')} single dummy ({n} samples where the deals are many)…")
-    rev = review_record(rec, an, n, seed, workers=workers, preset=preset)
+    rev = review_record(rec, an, n, seed, workers=workers, preset=preset, auction=auction)
     if json_out:
         obj = an.to_json()
         obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid})
@@ -189,13 +190,16 @@ def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bo
         for st, sd in zip(obj["steps"], rev.steps):
             st["sd"] = sd.to_json()
         obj["sd_summary"] = rev.to_json()
+        if auction is not None:
+            obj["sd_auction"] = auction
         obj["sd_note"] = SD_SENTENCE
         print_json(obj)
         return
-    show_single_dummy(rec, an, rev, score, preset, why)
+    show_single_dummy(rec, an, rev, score, preset, why, auction)
 
 
-def show_single_dummy(rec, an, rev: SDReview, score=None, preset=None, why: str = "") -> None:
+def show_single_dummy(rec, an, rev: SDReview, score=None, preset=None, why: str = "",
+                      auction: Optional[str] = None) -> None:
     """The play with, per card, its DD cost and its single-dummy loss and verdict."""
     from rich.text import Text
 
@@ -230,4 +234,7 @@ def show_single_dummy(rec, an, rev: SDReview, score=None, preset=None, why: str 
     out.print(f"[dim]{rev.samples} samples a card where the consistent deals are more than "
               f"{DEFAULT_EXACT_LIMIT:,}, else every deal (seed {rev.seed}); SD lost: expected tricks "
               "given up against the best single-dummy card[/dim]")
+    if auction is not None:
+        out.print(f"[dim]each player's deals weighted by the bidding model's probability of the "
+                  f"auction {auction!r} (every call but the player's own)[/dim]", highlight=False)
     out.print(SD_SENTENCE, soft_wrap=False)

@@ -5,6 +5,8 @@ answer the way it must, and bad auctions are one line with exit code 2."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -168,3 +170,25 @@ def test_play_match_on_the_model_contracts():
         run_play_match("pimc+auction", "pimc", RACE, 2)
     with pytest.raises(MatchError, match="--contracts"):
         run_play_match("pimc", "heuristic", RACE, 2, contracts="auction")
+
+
+def test_replay_single_dummy_reads_the_records_auction():
+    """``replay --single-dummy --auction``: the auction must reach the record's contract (S 3
+    in the Trickster record, dealer N); it reads as evidence, and a DD replay refuses it."""
+    import json
+    from bideuchre.analysis.explain import analyse_record
+    from bideuchre.analysis.play import review_record
+    from bideuchre.records import load_record
+    from bideuchre.rules import RulesError
+    ptn = str(Path(__file__).resolve().parent.parent / "positions/sources/trickster/basic_play.ptn")
+    rec = load_record(ptn, 1)
+    an = analyse_record(rec)
+    with pytest.raises(RulesError, match="makes N declarer, not S"):
+        review_record(rec, an, 50, 1, workers=1, auction="pass pass pass 4")
+    r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy",
+                                 "--samples", "50", "--auction", "pass 3 pass pass", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["sd_auction"] == "pass 3 pass pass" and len(obj["steps"]) == len(rec.play)
+    r = CliRunner().invoke(app, ["replay", ptn, "--auction", "pass 3 pass pass"])
+    assert r.exit_code == 2 and "goes with --single-dummy" in r.output

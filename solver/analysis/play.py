@@ -546,14 +546,16 @@ class SDReview:
 def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnalysis,
                 preset: Preset | str = "standard", lone=None, samples: int | None = None,
                 seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
-                workers: int | None = None) -> SDReview:
+                workers: int | None = None, auction=None) -> SDReview:
     """Judge every card of a played hand single dummy (module docstring).
 
     ``deal``: the hands as dealt; ``strain``, ``leader`` (first), ``played`` (Cards in order),
     ``lone``; ``analysis``: the hand's :func:`~bideuchre.analysis.explain.analyse_play` (its
     DD costs decide "unlucky").  For the card at index i, the player's view is their own hand
     as dealt and the cards before it; the measure is expected tricks (objective ``tricks``).
-    ``workers``: threads (default every core).  Returns an :class:`SDReview`.
+    ``workers``: threads (default every core); ``auction``: a
+    :class:`~bideuchre.analysis.play_auction.PlayAuction` whose calls weight each player's
+    deals (``play --auction``), or None.  Returns an :class:`SDReview`.
     """
     if workers is None:
         workers = default_workers()
@@ -576,13 +578,14 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
             steps.append(SDStep(i, seat, Card(card), list(legal), 0.0, 0.0, True, 0, dd_cost,
                                 "unlucky" if dd_cost else None))
         else:
-            adv = advise_view(view, p, None, None, samples, seed, exact_limit, "tricks", workers)
+            adv = advise_view(view, p, None, None, samples, seed, exact_limit, "tricks", workers,
+                              auction)
             g = next(k for k, c in enumerate(adv.cards) if Card(card) in c.cards)
             top = adv.cards[0].tricks
             best = [c for ca in adv.cards if abs(ca.tricks - top) < 1e-9 for c in ca.cards]
             loss = max(0.0, top - adv.cards[g].tricks)
-            d = adv.tricks[:, 0] - adv.tricks[:, g]
-            se = 0.0 if adv.exact or len(d) < 2 else float(d.std(ddof=1) / math.sqrt(len(d)))
+            d = (adv.tricks[:, 0] - adv.tricks[:, g]).astype(np.float64)
+            se = float(_mean_se(d, adv.weights.astype(np.float64), adv.exact)[1])
             mistake = loss > 1e-9 and (adv.exact or loss > 2 * se)
             verdict = "mistake" if mistake else ("unlucky" if dd_cost else None)
             steps.append(SDStep(i, seat, Card(card), best, loss, se, adv.exact, adv.deals, dd_cost, verdict))
@@ -601,13 +604,28 @@ def review_play(deal: Deal, strain, leader, played: Sequence, analysis: PlayAnal
 
 def review_record(record, analysis: PlayAnalysis, samples: int | None = None, seed: int = 1,
                   exact_limit: int = DEFAULT_EXACT_LIMIT, workers: int | None = None,
-                  preset: Preset | str | None = None) -> SDReview:
+                  preset: Preset | str | None = None, auction=None,
+                  epsilon: float | None = None) -> SDReview:
     """:func:`review_play` of a :class:`bideuchre.records.HandRecord` under ``preset`` (default:
     the record's, else ``standard``; the deck form is the record's) with its DD ``analysis``
-    (:func:`~bideuchre.analysis.explain.analyse_record`)."""
+    (:func:`~bideuchre.analysis.explain.analyse_record`); ``auction``: the hand's whole auction
+    (text, from the left of the record's dealer) read as evidence by every player (the model
+    policy; ``epsilon`` its noise floor), or None.  Raises RulesError for an auction that is not
+    over, reaches another contract than the record's declarer and bid, or names a strain other
+    than the one played."""
+    p = get_preset(preset or record.preset or "standard")
+    pa = None
+    if auction is not None:
+        from .advice.evidence import EPSILON
+        from .play_auction import play_auction
+        bid = make_bid(p, record.bid, record.strain, record.lone) if record.bid else None
+        pa = play_auction(p, auction, record.deal.dealer, record.declarer, bid, None,
+                          EPSILON if epsilon is None else epsilon)
+        if pa.bid.strain is not None and pa.bid.strain != record.strain:
+            raise RulesError(f"auction {pa.text()!r} names strain {pa.bid.strain.name}, but the "
+                             f"record plays {record.strain.name}")
     return review_play(record.deal, record.strain, record.leader, list(record.play), analysis,
-                       preset or record.preset or "standard", record.lone, samples, seed, exact_limit,
-                       workers)
+                       p, record.lone, samples, seed, exact_limit, workers, pa)
 
 
 def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | None = None,
