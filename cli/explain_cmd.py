@@ -156,6 +156,8 @@ def replay_command(
     from bideuchre.records import load_record
 
     with guard():
+        if auction is not None and not single_dummy:
+            raise BadInput("--auction goes with --single-dummy (the DD replay sees every hand)")
         rec = load_record(record_file, index)
         p, _how = record_preset(rec, preset)
         p = preset_with_rules(p, rule)
@@ -168,8 +170,6 @@ def replay_command(
                 score = score_play(an, p, rec.declarer, rec.bid)
             except RulesError as exc:
                 why = f"{exc} (choose --preset)"
-        if auction is not None and not single_dummy:
-            raise BadInput("--auction goes with --single-dummy (the DD replay sees every hand)")
         if single_dummy:
             from .play_cmd import replay_single_dummy
             return replay_single_dummy(rec, an, samples, seed, json_out, preset=p, score=score, why=why,

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from standin_policy import TrumpCountPolicy
 from bideuchre.analysis.auction import Auction
 from bideuchre.analysis.play import play_advice
-from bideuchre.analysis.play_auction import PILOT, auction_deals, play_auction
+from bideuchre.analysis.play_auction import PLAY_PILOT, auction_deals, play_auction
 from bideuchre.analysis.sampler import SeatView
 from bideuchre.batch import generate_records
 from bideuchre.bidding.play_match import heuristic_card
@@ -100,7 +100,7 @@ def test_sampled_deals_with_a_deterministic_policy_are_rejection_sampling():
     view = SeatView(RACE.deck, seat, format_hand(deal.hands[seat]), strain, decl, played)
     pa = play_auction(RACE, calls, "N", decl, bid, pol, 0.0)
     counts, w, ev = auction_deals(view, pa, RACE, False, None, None, 40, 5)
-    cand = view.samples(5, 3000, PILOT)
+    cand = view.samples(5, 3000, PLAY_PILOT)
     fit = _fits(pol, RACE, Seat.N, calls, seat, cand + view.played_by[None], decl, bid, strain)
     assert fit.sum() >= 40 and (w == 1).all()
     np.testing.assert_array_equal(counts, cand[fit][:40])
@@ -129,7 +129,7 @@ def test_a_high_bid_by_the_declarer_costs_the_defenders_tricks():
     (["--auction", "pass 4 5 pass", "--method", "alphamu"], "goes with --method pimc"),
     (["--epsilon", "0.1"], "--epsilon goes with --auction"),
     (["--auction", "pass 4 5 pass", "--epsilon", "2"], "noise floor must be 0 to 1"),
-    (["--auction", "pass 4 4 pass"], "4"),
+    (["--auction", "pass 4 4 pass"], "S cannot '4': it does not beat the high bid 4"),
 ])
 def test_bad_auctions_are_one_line_exit_2(extra, needle):
     args = ["play", "AJ.K9.Q.A", "--seat", "W", "-s", "H", "-p", "racehorse", "--dealer", "W",
@@ -164,6 +164,28 @@ def test_play_match_on_the_model_contracts():
         assert (c.declarer, str(c.bid)) == (auc.contract[0], str(auc.contract[1]))
         assert play_out(rec.deal, RACE, c, "dd", "dd") == c.tricks
     assert seen >= 3
+    # pimc+auction hands its auction (the model contract's) to the advice at every card
+    import bideuchre.analysis.play as play_mod
+    seen_auctions = []
+    real = play_mod.advise_method
+
+    def spy(*args, **kw):
+        seen_auctions.append(kw.get("auction"))
+        return real(*args, **kw)
+    play_mod.advise_method = spy
+    try:
+        for rec in generate_records(4, 4, "single24", dealer="rotate"):
+            heard, c = model_contract(rec.deal, RACE)
+            if c is not None:
+                play_out(rec.deal, RACE, c, "pimc+auction", "pimc", 20, 0, heard)
+                break
+    finally:
+        play_mod.advise_method = real
+    got = [a for a in seen_auctions if a is not None]
+    assert got and all(list(a.calls) == list(heard[1]) and a.dealer == heard[0] for a in got)
+    assert len(got) < len(seen_auctions)            # the defenders' pimc reads none
+    with pytest.raises(MatchError, match="this contract has none"):
+        play_out(rec.deal, RACE, c, "pimc+auction", "pimc", 20, 0, None)
     same = run_play_match("pimc+auction", "pimc+auction", RACE, 3, 4, samples=20, contracts="model")
     assert same.points.edge == 0 and same.points.se == 0 and same.points.deals + same.skipped == 3
     with pytest.raises(MatchError, match="use --contracts model"):
@@ -192,3 +214,21 @@ def test_replay_single_dummy_reads_the_records_auction():
     assert obj["sd_auction"] == "pass 3 pass pass" and len(obj["steps"]) == len(rec.play)
     r = CliRunner().invoke(app, ["replay", ptn, "--auction", "pass 3 pass pass"])
     assert r.exit_code == 2 and "goes with --single-dummy" in r.output
+
+
+def test_weighted_standard_errors_are_the_weighted_ones():
+    """The play's mean and standard error with unequal weights (deals weighted by the auction)
+    are :func:`weighted_mean_se`'s, column by column; with equal weights the usual s / sqrt(n)."""
+    import math
+    from bideuchre.analysis.advice.evidence import weighted_mean_se
+    from bideuchre.analysis.play import _mean_se
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 7, size=(50, 3)).astype(float)
+    w = rng.random(50) + 0.1
+    m, se = _mean_se(x, w, False)
+    for g in range(3):
+        want_m, want_se = weighted_mean_se(x[:, g], w)
+        assert m[g] == pytest.approx(want_m) and se[g] == pytest.approx(want_se)
+    m1, se1 = _mean_se(x[:, 0], np.ones(50), False)
+    assert se1 == pytest.approx(x[:, 0].std(ddof=1) / math.sqrt(50))
+    assert _mean_se(x, w, True)[1].tolist() == [0.0, 0.0, 0.0]

@@ -449,11 +449,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
             raise RulesError(f"--auction goes with --method pimc (the deals' weights are not read by {method})")
         pa = play_auction(p, auction, dealer, decl, b, policy, EPSILON if epsilon is None else epsilon)
         decl = pa.declarer if decl is None else decl
-        b = pa.bid if b is None else b
-        if b.strain is not None and b.strain != st:
-            raise RulesError(f"auction {pa.text()!r} names strain {b.strain.name}, but the strain played is {st.name}")
-        if b.lone is not None and lone_seat is None:
-            raise RulesError(f"auction {pa.text()!r} ends in the lone bid {b}: name the lone seat with --lone")
+        if b is None:       # the auction's contract, checked as a --bid is
+            b = make_bid(p, pa.bid, st, lone_seat)
     if b is not None and decl is None:
         raise RulesError("a bid needs its declarer (--declarer)")
     if leader is None:
@@ -614,6 +611,8 @@ def review_record(record, analysis: PlayAnalysis, samples: int | None = None, se
     over, reaches another contract than the record's declarer and bid, or names a strain other
     than the one played."""
     p = get_preset(preset or record.preset or "standard")
+    if record.deal.deck != p.deck:
+        p = p.on_deck(record.deal.deck)
     pa = None
     if auction is not None:
         from .advice.evidence import EPSILON

@@ -14,7 +14,7 @@ the noise floor ε (an unexpected call thins the deals, never empties them).
   its auction weight: the exact posterior.
 - **Sampled**: candidates dealt by the view's own sampler from ``(seed, i)`` as without the
   auction, then *rejection control* as ``bid``'s (:class:`~.advice.evidence.CandidateStream`):
-  the first :data:`PILOT` candidates fix the threshold ``c`` (half the weight mass below it)
+  the first :data:`PLAY_PILOT` candidates fix the threshold ``c`` (half the weight mass below it)
   and are the uniform baseline of the per-seat lines; from then a candidate of weight ``w ≥
   c`` is kept with weight ``w``, one below with probability ``w / c`` and weight ``c``, until
   ``samples`` deals are kept or :data:`PLAY_CANDIDATE_FACTOR` × ``samples`` candidates are
@@ -38,10 +38,10 @@ from .advice.evidence import (EPSILON, Evidence, call_weights, mass_quantile, n_
 from .auction import Auction, Bid, format_action
 from .sampler import SeatView
 
-__all__ = ["PlayAuction", "play_auction", "auction_deals", "PILOT", "PLAY_CANDIDATE_FACTOR"]
+__all__ = ["PlayAuction", "play_auction", "auction_deals", "PLAY_PILOT", "PLAY_CANDIDATE_FACTOR"]
 
-#: Candidates of the pilot (the threshold and the uniform baseline; not rated).
-PILOT = 256
+#: Candidates of the play's pilot (the threshold and the uniform baseline; not rated).
+PLAY_PILOT = 256
 
 #: Candidates dealt at most per deal wanted.
 PLAY_CANDIDATE_FACTOR = 50
@@ -123,25 +123,27 @@ def auction_deals(view: SeatView, pa: PlayAuction, preset: Preset, exact: bool,
     ev = Evidence(sum(1 for j in range(len(pa.calls)) if (int(pa.dealer) + 1 + j) % 4 != int(view.seat)),
                   pa.epsilon)
     if exact:
-        w = weights.astype(np.float64) * _weigh(view, pa, preset, counts)
+        base = weights.astype(np.float64)
+        w = base * _weigh(view, pa, preset, counts)
         if not (w > 0).any():
             raise RulesError(f"no consistent deal fits the auction {pa.text()!r} under the bidding "
                              "policy with this noise floor")
-        keep = w > 0
-        counts, w = counts[keep], w[keep]
-        base = weights[keep].astype(np.float64)
-        ev.candidates, ev.kept = int(base.size), int(w.size)
+        # the figures of every consistent deal (those of weight 0 included), then the deals kept
+        ev.candidates = int(base.size)
         ev.p_calls = float(w.sum() / base.sum())
         ev.n_eff = n_eff(w)
         ev.candidate_n_eff = ev.n_eff / max(1.0, n_eff(base))
         uniform, uw = counts, base
+        keep = w > 0
+        counts, w = counts[keep], w[keep]
+        ev.kept = int(w.size)
     else:
-        pilot = view.samples(seed, PILOT)
+        pilot = view.samples(seed, PLAY_PILOT)
         pw = _weigh(view, pa, preset, pilot)
         c = mass_quantile(pw, 0.5)
         rng = np.random.default_rng([seed, 7])
         kept_c, kept_w = [], []
-        got, start, budget = 0, PILOT, PLAY_CANDIDATE_FACTOR * samples
+        got, start, budget = 0, PLAY_PILOT, PLAY_CANDIDATE_FACTOR * samples
         sw = sw2 = 0.0
         dealt = 0
         block = max(64, min(1024, 2 * samples))
@@ -167,7 +169,7 @@ def auction_deals(view: SeatView, pa: PlayAuction, preset: Preset, exact: bool,
         ev.p_calls = sw / dealt if dealt else float(pw.mean())
         ev.candidate_n_eff = (sw * sw / sw2 / dealt) if sw2 > 0 else 0.0
         ev.n_eff = n_eff(w)
-        uniform, uw = pilot, np.ones(PILOT)
+        uniform, uw = pilot, np.ones(PLAY_PILOT)
     dealt_counts = counts + view.played_by[None]
     ev.describe(pa.policy, preset, int(pa.dealer), list(pa.calls), int(view.seat), dealt_counts, w,
                 _resample(uniform + view.played_by[None], uw))

@@ -31,7 +31,7 @@ from ..rules import BidEuchreError, Preset, get_preset
 from ..search.solve import first_leader
 from .features import CATEGORIES, strain_kind, strain_view, view_features, view_top_runs
 
-__all__ = ["TrickModel", "ModelDataError", "data_path", "bin_index", "MEMO_SIZE"]
+__all__ = ["TrickModel", "ModelDataError", "data_path", "bin_index", "MEMO_SIZE", "MEMO_ROWS"]
 
 
 class ModelDataError(BidEuchreError):
@@ -55,6 +55,7 @@ def bin_index(edges: np.ndarray, score: np.ndarray, cat: np.ndarray) -> np.ndarr
 
 
 MEMO_SIZE = 64          # hand sets whose trick and lone probabilities a model remembers
+MEMO_ROWS = 4096        # ... each of at most this many hands (at most ~64 x 4 MB in all)
 _CACHE: dict = {}
 _LOCK = threading.Lock()
 
@@ -145,7 +146,12 @@ class TrickModel:
     def _memo(self, what: str, h: np.ndarray, r: int, make) -> np.ndarray:
         """``make()``, remembered for the last :data:`MEMO_SIZE` hand sets (keyed by their bytes):
         the evidence and the later seats' calls of one advice read the same sampled hands many
-        times.  The arrays returned are read-only (shared between callers)."""
+        times; sets of more than :data:`MEMO_ROWS` hands are not kept.  The arrays returned are
+        read-only (shared between callers)."""
+        if h.shape[0] > MEMO_ROWS:          # memory stays bounded: large sets are not kept
+            out = make()
+            out.setflags(write=False)
+            return out
         key = (what, r, h.shape, h.dtype.str, h.tobytes())
         with self._memo_lock:
             hit = self._memo_d.get(key)
@@ -168,7 +174,7 @@ class TrickModel:
     def trick_probs(self, hands, seat: int, dealer: int) -> np.ndarray:
         """``(n, strains, tricks + 1)`` float64: P(the side of ``seat`` takes k DD tricks in each
         of the preset's strains, in ``preset.strains`` order | this hand only), ``seat``
-        declaring.  Rows sum to 1."""
+        declaring.  Rows sum to 1.  Read-only (remembered for the next call with these hands)."""
         h = _check_hands(hands, self.preset)
         r = self.lead_rel(seat, dealer)
 
@@ -186,10 +192,12 @@ class TrickModel:
     def lone_probs(self, hands, seat: int, dealer: int) -> np.ndarray:
         """``(n, strains, lone bids)`` float64: P(``seat`` going alone takes every trick in the
         strain with the bid's best exchange | this hand only), the preset's lone bids low →
-        high; zeros where the preset has none (or its data has no lone tables)."""
+        high; zeros where the preset has none (or its data has no lone tables).  Read-only."""
         h = _check_hands(hands, self.preset)
         if not self.has_lone:
-            return np.zeros((h.shape[0], len(self.strains), len(self.lone_bids)))
+            out = np.zeros((h.shape[0], len(self.strains), len(self.lone_bids)))
+            out.setflags(write=False)
+            return out
         from ..analysis.lone import lone_leader
         r = (int(lone_leader(self.preset, seat, dealer)) - int(seat)) % 4
 

@@ -91,6 +91,8 @@ def _chooser(name: str, preset: Preset, contract, leader, lone, samples: int | N
 
     method, pa = name, None
     if name == "pimc+auction":
+        if auction is None:
+            raise MatchError("pimc+auction reads the auction: this contract has none (--contracts model)")
         from ..analysis.play_auction import play_auction
         method = "pimc"
         pa = play_auction(preset, auction[1], auction[0], contract.declarer, contract.bid, "model")
@@ -150,17 +152,20 @@ def summarise_play(lines, preset: Preset | str, a: str, b: str, seed: int,
 @dataclass
 class PlayMatchResult:
     """A play match: ``points`` and ``tricks`` (each a :class:`MatchResult`: A's mean edge a
-    deal, SE clustered by deal, 95 % interval), ``skipped`` (thrown-in deals)."""
+    deal, SE clustered by deal, 95 % interval), ``skipped`` (thrown-in deals), ``contracts``
+    (``"par"`` or ``"model"``)."""
 
     points: MatchResult
     tricks: MatchResult
     skipped: int = 0
+    contracts: str = "par"
 
     def to_json(self) -> dict:
         obj = self.points.to_json()
         obj.pop("stats", None)
         obj.update({"play": True, "edge_tricks": self.tricks.edge, "se_tricks": self.tricks.se,
-                    "ci95_tricks": list(self.tricks.ci95), "skipped": self.skipped})
+                    "ci95_tricks": list(self.tricks.ci95), "skipped": self.skipped,
+                    "contracts": self.contracts})
         return obj
 
 
@@ -263,4 +268,5 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
     finally:
         if fh:
             fh.close()
-    return PlayMatchResult(pts.result(p, a, b, seed, 1), trk.result(p, a, b, seed, 1), skipped)
+    return PlayMatchResult(pts.result(p, a, b, seed, 1), trk.result(p, a, b, seed, 1), skipped,
+                           contracts)

@@ -16,7 +16,8 @@ gives it probability 0.
 
 **Drawing** (:class:`CandidateStream`): candidate deals of the unseen cards are dealt
 uniformly, vectorised a block at a time, block ``b`` from a generator seeded by ``(seed, b,
-1)`` alone, and weighted.  The first :data:`PILOT` candidates (the *pilot*) are not rated:
+1)`` alone, and weighted (a block of :func:`candidate_block` candidates: fewer for a small
+fixed sample).  The first :data:`PILOT_BLOCKS` blocks (the *pilot*) are not rated:
 they fix the threshold ``c`` (the weight at which half the pilot's weight *mass* lies on
 deals of lower weight, half on higher) and the uniform baseline of the per-seat lines.  Later candidates go through *rejection control*
 (Liu, Chen and Wong 1998): one with weight ``w ≥ c`` is kept with weight ``w``; one with
@@ -27,7 +28,8 @@ the double-dummy searches are spent on deals that carry weight.  When every weig
 one value (a deterministic policy with ε = 0), rejection control *is* rejection sampling:
 exactly the candidates consistent with the calls are kept, each with weight 1.
 
-Everything depends on the seed and the candidates' indices only: not on the workers.
+Everything depends on the seed, the candidates' indices and the block size (so on the number of
+deals wanted) only: not on the workers.
 Memory is bounded by a block of candidates and the deals kept.
 """
 
