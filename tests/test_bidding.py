@@ -29,6 +29,16 @@ def counts(*hands: str) -> np.ndarray:
     return out
 
 
+def random_hands(p, n: int, seed: int) -> np.ndarray:
+    """``n`` random hands of preset ``p``'s deck, ``(n, 24)`` card counts."""
+    rng = np.random.default_rng(seed)
+    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
+    h = np.zeros((n, 24), dtype=np.uint8)
+    for i in range(n):
+        np.add.at(h[i], rng.permutation(deck)[:p.tricks], 1)
+    return h
+
+
 def have_data(preset: str) -> bool:
     try:
         TrickModel.load(preset)
@@ -134,11 +144,7 @@ def test_heuristic_double_deck_copies():
 def test_trick_probs_shape_and_sums(preset):
     p = PRESETS[preset]
     m = TrickModel.load(p)
-    rng = np.random.default_rng(5)
-    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
-    h = np.zeros((50, 24), dtype=np.uint8)
-    for i in range(50):
-        np.add.at(h[i], rng.permutation(deck)[:p.tricks], 1)
+    h = random_hands(p, 50, 5)
     pr = m.trick_probs(h, 1, 0)
     assert pr.shape == (50, len(p.strains), p.tricks + 1)
     assert np.allclose(pr.sum(axis=2), 1.0) and (pr > 0).all()
@@ -158,11 +164,7 @@ def test_stacked_lookup_is_the_lookup_strain_by_strain(preset):
     from bideuchre.analysis.lone import lone_leader
     p = PRESETS[preset]
     m = TrickModel.load(p)
-    rng = np.random.default_rng(11)
-    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
-    h = np.zeros((40, 24), dtype=np.uint8)
-    for i in range(40):
-        np.add.at(h[i], rng.permutation(deck)[:p.tricks], 1)
+    h = random_hands(p, 40, 11)
     a = m._a
 
     def read(prefix, s, r):

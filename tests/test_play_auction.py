@@ -17,7 +17,7 @@ from bideuchre.analysis.play import play_advice
 from bideuchre.analysis.play_auction import PLAY_PILOT, auction_deals, play_auction
 from bideuchre.analysis.sampler import SeatView
 from bideuchre.batch import generate_records
-from bideuchre.bidding.play_match import heuristic_card
+from bideuchre.bidding.play_match import bid_out, heuristic_card
 from bideuchre.cli.app import app
 from bideuchre.notation import Position, format_hand
 from bideuchre.rules import Seat, Strain, get_preset
@@ -51,11 +51,7 @@ def _position(seed: int, cards: int):
     for rec in generate_records(60, seed, "single24"):
         deal = rec.deal
         counts = deal.counts()
-        auc = Auction(RACE, Seat.N)
-        while not auc.is_over:
-            s = auc.to_act
-            acts, idx = pol.choose(np.array([counts[s]], dtype=np.uint8), int(s), int(Seat.N), list(auc.actions))
-            auc.play(acts[int(idx[0])])
+        auc = bid_out(pol, deal, RACE)
         if auc.contract is None:
             continue
         decl, bid = auc.contract

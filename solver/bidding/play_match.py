@@ -47,7 +47,7 @@ from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_
 from ..search.solve import first_leader
 from .match import MatchError, MatchResult, Tally
 
-__all__ = ["PLAY_POLICIES", "CONTRACTS", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
+__all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play"]
 
 PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "dd")
@@ -169,15 +169,31 @@ class PlayMatchResult:
         return obj
 
 
+def bid_out(policy, deal, preset: Preset):
+    """The :class:`~bideuchre.analysis.auction.Auction` of ``deal`` from its dealer's left,
+    every seat calling by ``policy`` (a :class:`~bideuchre.bidding.BidPolicy`) from its own
+    hand and the calls before it (``choose``: its most probable call)."""
+    import numpy as np
+
+    from ..analysis.auction import Auction
+    counts = deal.counts()
+    auc = Auction(preset, deal.dealer)
+    while not auc.is_over:
+        s = auc.to_act
+        acts, idx = policy.choose(np.array([counts[s]], dtype=np.uint8), int(s), int(deal.dealer),
+                                  list(auc.actions))
+        auc.play(acts[int(idx[0])])
+    return auc
+
+
 def model_contract(deal, preset: Preset):
     """The contract the bidding model reaches on ``deal`` (every seat by
     :class:`~bideuchre.bidding.ModelPolicy` from its own hand, from the dealer's left):
     ``((dealer, calls), Contract)``, or ``((dealer, calls), None)`` when thrown in.  The
     contract's ``tricks`` are the declarer's side's DD tricks in its strain."""
-    from ..analysis.auction import Auction
-    from ..analysis.par import Contract
     import numpy as np
 
+    from ..analysis.par import Contract
     from ..rules import Strain
     from ..search.solve import solve_position
     from .policy import get_policy
@@ -185,11 +201,7 @@ def model_contract(deal, preset: Preset):
     if pol is None:
         pol = _MODEL[preset] = get_policy("model", preset)
     counts = deal.counts()
-    auc = Auction(preset, deal.dealer)
-    while not auc.is_over:
-        s = auc.to_act
-        acts, idx = pol.choose(np.array([counts[s]], dtype=np.uint8), int(s), int(deal.dealer), list(auc.actions))
-        auc.play(acts[int(idx[0])])
+    auc = bid_out(pol, deal, preset)
     heard = (deal.dealer, list(auc.actions))
     if auc.contract is None:
         return heard, None
