@@ -249,3 +249,16 @@ def test_bid_cli_says_what_the_calls_heard_tell():
     assert dd["others"] == "dd" and "evidence" not in dd and dd["n_eff"] == 60
     bad = runner.invoke(app, args + ["--others", "all"])
     assert bad.exit_code == 2 and "--others 'all'" in bad.stderr
+
+
+def test_a_budget_spent_before_any_deal_is_kept_deals_on():
+    """With a budget of one candidate nothing could be kept; the stream deals on (up to
+    RESCUE_CANDIDATES) until deals fit the calls, so the advice still answers, thinly -- the
+    same first deals as the rejection sampling of a larger budget."""
+    from bideuchre.analysis.advice.evidence import RESCUE_CANDIDATES
+    pol = TrumpCountPolicy("racehorse")
+    kw = dict(policy=pol, epsilon=0, samples=5, seed=3, workers=1)
+    thin = advise("AK.J.AT.Q", Seat.W, Seat.N, "racehorse", ["pass", "4"], candidates=1, **kw)
+    full = advise("AK.J.AT.Q", Seat.W, Seat.N, "racehorse", ["pass", "4"], **kw)
+    assert 1 <= thin.evidence.kept <= 5 < RESCUE_CANDIDATES
+    np.testing.assert_array_equal(thin.sample[0], full.sample[0][:thin.evidence.kept])

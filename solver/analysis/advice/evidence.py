@@ -43,7 +43,7 @@ import numpy as np
 
 from ...rules import Preset, Seat, Strain, check_seed
 
-__all__ = ["EPSILON", "PILOT", "PILOT_BLOCKS", "CANDIDATE_BLOCK", "MIN_BLOCK", "candidate_block",
+__all__ = ["EPSILON", "PILOT", "PILOT_BLOCKS", "CANDIDATE_BLOCK", "MIN_BLOCK", "candidate_block", "RESCUE_CANDIDATES",
            "call_weights", "CandidateStream", "Evidence",
            "SeatInference", "n_eff", "weighted_mean_se", "seat_features"]
 
@@ -70,6 +70,10 @@ def candidate_block(deals: int) -> int:
 PILOT_BLOCKS = 2
 #: The pilot's candidates at the largest block.
 PILOT = PILOT_BLOCKS * CANDIDATE_BLOCK
+
+#: Candidates dealt at most, past the budget, while not one deal has been kept: an auction the
+#: model finds very unlikely still gets an answer (a thin one: its effective sample says so).
+RESCUE_CANDIDATES = 50_000
 
 #: The share of the pilot's weight mass on deals below the rejection-control threshold.
 THRESHOLD_QUANTILE = 0.5
@@ -325,7 +329,8 @@ class CandidateStream:
     """Uniform candidate deals with their weights, then rejection control (module
     docstring).  :meth:`take` ``(k)`` returns the next up to ``k`` kept deals as ``(counts
     (k', 4, 24) uint8, weights (k',) float64)``; fewer only when the candidate budget
-    ``budget`` is spent (``exhausted`` then True).  ``sampler``: the
+    ``budget`` is spent (``exhausted`` then True; while not one deal has been kept, up to
+    :data:`RESCUE_CANDIDATES` are dealt first).  ``sampler``: the
     :class:`~.sampling.Sampler` giving the pool of unseen cards and the fixed cards;
     ``block``: candidates a block (:func:`candidate_block`), the pilot :data:`PILOT_BLOCKS`
     blocks."""
@@ -370,7 +375,8 @@ class CandidateStream:
 
     def take(self, k: int):
         while self._buf_w.size < k and not self.exhausted:
-            if self.candidates >= self.budget:
+            none_yet = not self._block_of and self._buf_w.size == 0
+            if self.candidates >= (max(self.budget, RESCUE_CANDIDATES) if none_yet else self.budget):
                 self.exhausted = True
                 break
             c, w, u = self._deal(self.block)
