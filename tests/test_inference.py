@@ -260,5 +260,6 @@ def test_a_budget_spent_before_any_deal_is_kept_deals_on():
     kw = dict(policy=pol, epsilon=0, samples=5, seed=3, workers=1)
     thin = advise("AK.J.AT.Q", Seat.W, Seat.N, "racehorse", ["pass", "4"], candidates=1, **kw)
     full = advise("AK.J.AT.Q", Seat.W, Seat.N, "racehorse", ["pass", "4"], **kw)
-    assert 1 <= thin.evidence.kept <= 5 < RESCUE_CANDIDATES
+    # dealt past the budget of 1 (a block at least), and within the rescue's cap
+    assert 1 <= thin.evidence.kept <= 5 and 1 < thin.evidence.candidates <= RESCUE_CANDIDATES
     np.testing.assert_array_equal(thin.sample[0], full.sample[0][:thin.evidence.kept])

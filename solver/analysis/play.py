@@ -256,9 +256,10 @@ def _mean_se(x: np.ndarray, w: np.ndarray, exact: bool) -> tuple[float, float]:
         return m, np.zeros_like(m) if x.ndim == 2 else 0.0
     if np.all(w == w[0]):
         return m, x.std(axis=0, ddof=1) / math.sqrt(n)
-    ww = (w * w)[:, None] if x.ndim == 2 else w * w
-    var = ((x - m) ** 2 * ww).sum(axis=0) / float(w.sum()) ** 2 * n / (n - 1)
-    return m, np.sqrt(var)
+    from .advice.evidence import weighted_mean_se
+    if x.ndim == 1:
+        return m, weighted_mean_se(x, w)[1]
+    return m, np.array([weighted_mean_se(x[:, g], w)[1] for g in range(x.shape[1])])
 
 
 def make_bid(preset: Preset, bid: str | Bid | None, strain, lone) -> Bid | None:
