@@ -434,7 +434,8 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
     else:
         what = "sampled: random deals of the unseen cards"
     if adv.others == "model":
-        out.print(f"{what}{' weighted by the calls heard' if deals_from is None else ''}; the later seats "
+        heard = deals_from is None and adv.evidence is not None and adv.evidence.calls
+        out.print(f"{what}{' weighted by the calls heard' if heard else ''}; the later seats "
                   "bid by the model, each contract played double dummy", style="dim", highlight=False)
     else:
         out.print(f"{what}, each bid and played double dummy (every hand visible)", style="dim",
