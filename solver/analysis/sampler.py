@@ -302,43 +302,86 @@ class SeatView:
         return hit
 
     def samples(self, seed: int, count: int, start: int = 0) -> np.ndarray:
-        """Deals ``start .. start + count - 1`` of ``seed``: an ``(count, 4, 24)`` uint8 array."""
-        out = np.empty((count, 4, 24), dtype=np.uint8)
+        """Deals ``start .. start + count - 1`` of ``seed``: an ``(count, 4, 24)`` uint8 array,
+        each deal the one :meth:`sample` draws from its own generator (the same uniforms), the
+        card-by-card walk done for all of them at once."""
+        m = len(self._cards)
+        out = np.broadcast_to(self.base, (count, 4, 24)).copy()
+        if count == 0 or m == 0:
+            return out
+        u = np.empty((count, m))
         for k in range(count):
-            out[k] = self.sample(seed, start + k)
+            u[k] = sample_rng(seed, start + k).random(m)
+        states = {tuple(self.room): np.arange(count)}      # room left -> the deals in it
+        hidden = self.hidden
+        for i, c in enumerate(self._cards):
+            nxt: dict = {}
+            for room, rows in states.items():
+                cum, opts = self._choices(i, room)
+                if len(opts) > 1:
+                    cum_a = np.asarray(cum, dtype=np.float64)
+                    k = np.minimum(np.searchsorted(cum_a, u[rows, i] * cum_a[-1], side="right"),
+                                   len(opts) - 1)
+                else:
+                    k = np.zeros(len(rows), dtype=np.int64)
+                for o in np.unique(k):
+                    sub = rows[k == o]
+                    r, seats = opts[int(o)]
+                    for a in seats:
+                        out[sub, hidden[a], c] += 1
+                    prev = nxt.get(r)
+                    nxt[r] = sub if prev is None else np.concatenate([prev, sub])
+            states = nxt
         return out
 
     def enumerate(self, limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Every consistent deal: ``(counts, weights)``, an ``(D, 4, 24)`` uint8 array of the
-        remaining cards and an ``(D,)`` int64 array of weights (see the module docstring).
-        Raises RulesError when there are more than ``limit`` deals."""
+        remaining cards and an ``(D,)`` int64 array of weights (see the module docstring), in
+        the order of the placements (the first unseen card's first, then the next's).  Built a
+        card at a time for all partial deals at once, each extended only by placements that
+        leave a consistent rest.  Raises RulesError when there are more than ``limit`` deals."""
         total = self.count()[0]
         if limit is not None and total > limit:
             raise RulesError(f"{counted(total, 'consistent deal')}, more than the limit {limit:,}")
-        counts = np.empty((total, 4, 24), dtype=np.uint8)
-        weights = np.empty(total, dtype=np.int64)
-        cur = self.base.copy()
         hidden = self.hidden
-        k = 0
-
-        def go(i: int, room: tuple, w: int) -> None:
-            nonlocal k
-            if i == len(self._cards):
-                counts[k] = cur
-                weights[k] = w
-                k += 1
-                return
-            c = self._cards[i]
-            for r, wt, seats in self._splits(i, room):
-                if self._count(i + 1, r)[0] == 0:
-                    continue
+        m, h = len(self._cards), len(self.room)
+        # per partial deal: the placement chosen for each card so far, its room left, its weight
+        choice = np.zeros((1, m), dtype=np.int16)
+        rooms = np.array([self.room], dtype=np.int16)
+        weights = np.ones(1, dtype=np.int64)
+        splits = []                                           # per card: the seats of each code
+        for i in range(m):
+            uniq, inv = np.unique(rooms, axis=0, return_inverse=True)
+            inv = inv.reshape(-1)
+            codes: dict = {}
+            per = []                                          # per distinct room: its placements
+            for room in uniq:
+                per.append([(r, wt, codes.setdefault(seats, len(codes)))
+                            for r, wt, seats in self._splits(i, tuple(int(x) for x in room))
+                            if self._count(i + 1, r)[0] > 0])
+            width = max(1, max(len(o) for o in per))
+            t_room = np.zeros((len(uniq), width, h), dtype=np.int16)
+            t_w = np.zeros((len(uniq), width), dtype=np.int64)
+            t_code = np.zeros((len(uniq), width), dtype=np.int16)
+            nopt = np.array([len(o) for o in per], dtype=np.int64)
+            for u, o in enumerate(per):
+                for k, (r, wt, code) in enumerate(o):
+                    t_room[u, k], t_w[u, k], t_code[u, k] = r, wt, code
+            kids = nopt[inv]                                  # children of each partial deal
+            par = np.repeat(np.arange(len(inv)), kids)        # parent-major: the placements' order
+            k = np.arange(len(par)) - np.repeat(np.cumsum(kids) - kids, kids)
+            g = inv[par]
+            choice = choice[par]
+            choice[:, i] = t_code[g, k]
+            weights = weights[par] * t_w[g, k]
+            rooms = t_room[g, k]
+            splits.append(list(codes))
+        counts = np.broadcast_to(self.base, (len(rooms), 4, 24)).copy()
+        for i, c in enumerate(self._cards):
+            for code, seats in enumerate(splits[i]):
+                rows = np.flatnonzero(choice[:, i] == code)
                 for a in seats:
-                    cur[hidden[a], c] += 1
-                go(i + 1, r, w * wt)
-                for a in seats:
-                    cur[hidden[a], c] -= 1
-
-        go(0, tuple(self.room), 1)
+                    counts[rows, hidden[a], c] += 1
         return counts, weights
 
     # -- the rest of the view -------------------------------------------------------------------
