@@ -4,7 +4,8 @@
     python benchmarks/bench_play.py strength [--deals 500] [--seed 13] [--samples 200]
                                              [--exact-limit 2000] [--out FILE] [--json]
     python benchmarks/bench_play.py match --a alphamu --b pimc [--deals 500] [--seed 26]
-                                          [--preset racehorse] [--out FILE] [--json]
+                                          [--preset racehorse] [--contracts par|model] [--split]
+                                          [--samples N] [--jobs J] [--out FILE [--resume]] [--json]
 
 **speed** (one worker; each figure the median of ``--repeat`` runs, the thread's TT cleared
 first; CPU time of the process, which a busy shared machine does not inflate, and wall time):
@@ -192,11 +193,16 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--exact-limit", type=int, default=2000)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--contracts", default="par", help="match: par or model")
+    ap.add_argument("--split", action="store_true", help="match: declarer and defence apart")
+    ap.add_argument("--jobs", type=int, default=None, help="match: worker processes")
+    ap.add_argument("--resume", action="store_true", help="match: continue --out")
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.what == "match":
-        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, output=a.out)
+        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, None if a.samples == 200 else a.samples,
+                           a.out, contracts=a.contracts, split=a.split, jobs=a.jobs, resume=a.resume)
         res = r.to_json()
     else:
         res = speed(a) if a.what == "speed" else strength(a)

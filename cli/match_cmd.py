@@ -14,7 +14,7 @@ from .views import simple_table
 
 
 def match_cmd(
-    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice-dd, par (or a registered one); with --play: heuristic, pimc, alphamu, dd."),
+    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice, advice-dd, par (or a registered one); with --play: heuristic, pimc, pimc+auction, alphamu, alphamu+auction, dd."),
     b: str = typer.Argument(..., help="Policy B."),
     preset: str = typer.Option("standard", "--preset", "-p", help="The rules (standard pepper double32 racehorse double48)."),
     deals: int = typer.Option(1000, "--deals", "-n", help="Deals, each played twice with the seats swapped."),
@@ -26,6 +26,7 @@ def match_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
     play: bool = typer.Option(False, "--play", help="A play match: each deal's par contract, the declaring side played by A and the defenders by B, then swapped."),
     samples: Optional[int] = typer.Option(None, "--samples", help="With --play: the sampling policies' deals (default each method's)."),
+    split: bool = typer.Option(False, "--split", help="With --play: a third run, B at both sides, so A's edge is shown as declarer and as defence apart."),
     contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction reads it)."),
     rule: list[str] = rule_option(),
 ) -> None:
@@ -41,8 +42,14 @@ def match_cmd(
         p = preset_with_rules(preset, rule)
         if contracts != "par" and not play:
             raise BadInput("--contracts goes with --play (a bidding match's contracts are those its auctions reach)")
+        for flag, given in (("--split", split), ("--samples", samples is not None)):
+            if given and not play:
+                raise BadInput(f"{flag} goes with --play")
         if play:
-            return _play_match(a, b, p, deals, seed, samples, output, json_out, contracts)
+            if plot is not None:
+                raise BadInput("--plot draws a bidding match; a play match has none")
+            return _play_match(a, b, p, deals, seed, samples, output, json_out, contracts, split,
+                               jobs, resume)
         if plot is not None:
             check_plot(plot)
         res = run_match(a, b, p, deals, seed, jobs=jobs, output=output, resume=resume)
@@ -70,21 +77,28 @@ def match_cmd(
             err.print(f"plot written to {plot}", highlight=False)
 
 
-def _play_match(a, b, p, deals, seed, samples, output, json_out, contracts="par") -> None:
+def _play_match(a, b, p, deals, seed, samples, output, json_out, contracts="par", split=False,
+                jobs=None, resume=False) -> None:
     """``match --play``: thin over :func:`bideuchre.bidding.play_match.run_play_match`."""
     from bideuchre.bidding.play_match import run_play_match
 
-    res = run_play_match(a, b, p, deals, seed, samples, output, contracts=contracts)
+    res = run_play_match(a, b, p, deals, seed, samples, output, contracts=contracts, split=split,
+                         jobs=jobs, resume=resume)
     if json_out:
         print_json(res.to_json())
         return
-    out.print(f"[bold]{a}[/bold] vs [bold]{b}[/bold] · play · {p.name} · {res.points.deals:,} deals × 2 "
+    out.print(f"[bold]{a}[/bold] vs [bold]{b}[/bold] · play · {p.name} · {res.points.deals:,} deals × {3 if split else 2} "
               f"({'par contracts' if contracts == 'par' else 'the contracts the bidding model reaches'}) · seed {seed}",
               highlight=False)
-    for what, r, unit in (("points", res.points, "points"), ("tricks", res.tricks, "tricks")):
-        lo, hi = r.ci95
-        out.print(f"edge of {a}: {r.edge:+.3f} ± {r.se:.3f} {unit} a deal (95 % interval {lo:+.3f} .. {hi:+.3f})",
-                  highlight=False)
+    rows = [("", res.points, res.tricks)]
+    if res.split is not None:
+        out.print(f"apart (the third run: {b} at both sides the yardstick):", highlight=False)
+        rows += [(" as declarer", *res.split["declarer"]), (" as defence", *res.split["defence"])]
+    for what, pts, trk in rows:
+        for r, unit in ((pts, "points"), (trk, "tricks")):
+            lo, hi = r.ci95
+            out.print(f"edge of {a}{what}: {r.edge:+.3f} ± {r.se:.3f} {unit} a deal "
+                      f"(95 % interval {lo:+.3f} .. {hi:+.3f})", highlight=False)
     if res.skipped:
         out.print(f"skipped (thrown in): {res.skipped:,}", highlight=False)
 

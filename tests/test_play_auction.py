@@ -122,7 +122,7 @@ def test_a_high_bid_by_the_declarer_costs_the_defenders_tricks():
     (["--auction", "pass 4 5"], "is not over"),
     (["--auction", "pass 4 5 pass", "--declarer", "N"], "makes S declarer, not N"),
     (["--auction", "pass pass pass pass"], "the dealer must bid"),
-    (["--auction", "pass 4 5 pass", "--method", "alphamu"], "goes with --method pimc"),
+    (["--auction", "pass 4 5", "--method", "alphamu"], "is not over"),
     (["--epsilon", "0.1"], "--epsilon goes with --auction"),
     (["--auction", "pass 4 5 pass", "--epsilon", "2"], "noise floor must be 0 to 1"),
     (["--auction", "pass 4 4 pass"], "S cannot '4': it does not beat the high bid 4"),
@@ -228,3 +228,28 @@ def test_weighted_standard_errors_are_the_weighted_ones():
     m1, se1 = _mean_se(x[:, 0], np.ones(50), False)
     assert se1 == pytest.approx(x[:, 0].std(ddof=1) / math.sqrt(50))
     assert _mean_se(x, w, True)[1].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_alphamu_with_the_auction_searches_exactly_the_worlds_that_fit():
+    """αμ reads the auction as pimc does: with the deterministic policy and epsilon 0 its worlds
+    are exactly the consistent deals on which every other seat would have made its call, and
+    each card's expected tricks is the best shuffle-weighted mean of its front over them."""
+    from bideuchre.analysis.alphamu import alphamu_fronts
+
+    deal, calls, decl, bid, strain, played, seat = _position(8, 13)
+    pol = TrumpCountPolicy(RACE)
+    hand = format_hand(deal.hands[seat])
+    view = SeatView(RACE.deck, seat, hand, strain, decl, played)
+    counts, w0 = view.enumerate()
+    fit = _fits(pol, RACE, Seat.N, calls, seat, counts + view.played_by[None], decl, bid, strain)
+    assert 0 < fit.sum() < len(fit)
+    adv = play_advice(hand, seat, strain, decl, decl, str(bid), RACE, played, dealer="N",
+                      method="alphamu", objective="tricks", auction=calls, policy=pol, epsilon=0,
+                      exact_limit=5000)
+    assert adv.method == "alphamu" and adv.exact and adv.evidence.kept == int(fit.sum())
+    groups, fronts, _ = alphamu_fronts(view, counts[fit], 2)
+    w = w0[fit].astype(float)
+    assert len(adv.cards) == len(groups) > 1
+    for g, f in zip(groups, fronts):
+        shown = next(c for c in adv.cards if int(c.card) in g)
+        assert shown.tricks == pytest.approx(max(float(v @ w) for v in f) / w.sum(), abs=1e-12)

@@ -424,7 +424,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     evidence: the deals weighted by the bidding ``policy``'s probability of every call but the
     seat's own (default the bidding model; ``epsilon`` the noise floor, default
     :data:`~bideuchre.analysis.advice.evidence.EPSILON`), :mod:`bideuchre.analysis.play_auction`;
-    its contract gives ``declarer`` and ``bid`` where they are not named (pimc only).
+    its contract gives ``declarer`` and ``bid`` where they are not named (with ``alphamu`` the
+    weights are the worlds').
 
     Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
     :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
@@ -446,8 +447,6 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     if auction is not None:
         from .advice.evidence import EPSILON
         from .play_auction import play_auction
-        if method != "pimc":
-            raise RulesError(f"--auction goes with --method pimc (the deals' weights are not read by {method})")
         pa = play_auction(p, auction, dealer, decl, b, policy, EPSILON if epsilon is None else epsilon)
         decl = pa.declarer if decl is None else decl
         if b is None:       # the auction's contract, checked as a --bid is
@@ -473,9 +472,9 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     """:func:`advise_view` (``method`` ``"pimc"``) or
     :func:`alphamu_view` (``"alphamu"``) for a view already built;
     ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
-    ``auction`` (pimc only): a :class:`~bideuchre.analysis.play_auction.PlayAuction`.
-    Raises RulesError for an unknown method, ``depth`` with ``pimc`` other than 1, or an
-    auction with ``alphamu``."""
+    ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
+    the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown
+    method or ``depth`` with ``pimc`` other than 1."""
     if method not in METHODS:
         raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
     if method == "pimc":
@@ -485,11 +484,9 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
         return advise_view(view, preset, declarer, bid, samples, seed,
                            DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
                            default_workers() if workers is None else workers, auction)
-    if auction is not None:
-        raise RulesError(f"--auction goes with --method pimc (the deals' weights are not read by {method})")
     return alphamu_view(view, preset, declarer, bid, samples, seed,
                         DEFAULT_AM_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
-                        DEFAULT_DEPTH if depth is None else depth)
+                        DEFAULT_DEPTH if depth is None else depth, auction)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,16 +627,23 @@ def review_record(record, analysis: PlayAnalysis, samples: int | None = None, se
 
 def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | None = None,
                  seed: int = 1, exact_limit: int = DEFAULT_AM_EXACT_LIMIT, objective: str = "score",
-                 depth: int = DEFAULT_DEPTH):
+                 depth: int = DEFAULT_DEPTH, auction=None):
     """αμ advice for the seat to move of ``view`` (module docstring), in the shape of
     :func:`~bideuchre.analysis.play.advise_view`: a :class:`~bideuchre.analysis.play.PlayAdvice`
     whose per-deal tricks (``tricks``, ``(deals, groups)``) are, per card, those of its front's
     vector with the best mean under ``objective``.  ``worlds``: deals sampled where the
-    consistent deals exceed ``exact_limit`` (default :func:`default_alphamu_worlds`).  Raises
-    RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
+    consistent deals exceed ``exact_limit`` (default :func:`default_alphamu_worlds`).
+    ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` whose calls weight the
+    worlds as they weight :func:`advise_view`'s deals (every consistent world reweighted, or
+    ``worlds`` kept by rejection control): the card chosen is the one of the best weighted
+    mean.  Raises RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
+    n = default_alphamu_worlds(view.deck) if worlds is None else worlds
     objective, distinct, exact, counts, weights = consistent_deals(
-        view, bid, objective, default_alphamu_worlds(view.deck) if worlds is None else worlds,
-        seed, exact_limit)
+        view, bid, objective, n, seed, exact_limit, draw=auction is None)
+    evidence = None
+    if auction is not None:
+        from .play_auction import auction_deals
+        counts, weights, evidence = auction_deals(view, auction, preset, exact, counts, weights, n, seed)
     groups, fronts, _ = alphamu_fronts(view, counts, depth)
     w = weights.astype(np.float64)
     cols = []
@@ -654,4 +658,5 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
     adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
                         distinct, seed)
     adv.method, adv.depth = "alphamu", depth
+    adv.auction, adv.evidence = auction, evidence
     return adv

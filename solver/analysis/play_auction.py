@@ -51,7 +51,8 @@ PLAY_CANDIDATE_FACTOR = 50
 class PlayAuction:
     """A finished auction read as evidence: ``dealer``, ``calls`` (from the dealer's left,
     None a pass), the contract it reached (``declarer``, ``bid``), the bidding ``policy``
-    (a :class:`~bideuchre.bidding.BidPolicy`) and the noise floor ``epsilon``."""
+    (a :class:`~bideuchre.bidding.BidPolicy`) and the noise floor ``epsilon``; ``report``
+    False: the evidence's per-seat lines are not computed (a match reads only the card)."""
 
     dealer: Seat
     calls: tuple
@@ -59,6 +60,8 @@ class PlayAuction:
     bid: Bid
     policy: object
     epsilon: float = EPSILON
+    report: bool = True     # describe each seat (Evidence.describe); off where only the card is read
+
 
     def text(self) -> str:
         return " ".join(format_action(c) for c in self.calls)
@@ -170,6 +173,8 @@ def auction_deals(view: SeatView, pa: PlayAuction, preset: Preset, exact: bool,
         ev.candidate_n_eff = (sw * sw / sw2 / dealt) if sw2 > 0 else 0.0
         ev.n_eff = n_eff(w)
         uniform, uw = pilot, np.ones(PLAY_PILOT)
+    if not pa.report:
+        return counts, w, ev
     dealt_counts = counts + view.played_by[None]
     ev.describe(pa.policy, preset, int(pa.dealer), list(pa.calls), int(view.seat), dealt_counts, w,
                 _resample(uniform + view.played_by[None], uw))

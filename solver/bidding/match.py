@@ -420,7 +420,7 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
     MatchError for bad numbers or an output that does not belong to this match, PolicyError
     for an unknown policy.
     """
-    from ..batch.pool import WorkerPool, default_jobs
+    from ..batch.pool import default_jobs
 
     preset = get_preset(preset)
     _load_plugins()
@@ -439,6 +439,26 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
     size = chunk_size or match_chunk_size(preset, (a, b))
     tally = Tally()
     header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed}}
+    drive_chunks(play_chunk, lambda lo, hi: ChunkSpec(preset, a, b, seed, lo, hi, options),
+                 tally, header, deals, size, jobs, executor, output, resume, progress)
+    return tally.result(preset, a, b, seed, jobs)
+
+
+def drive_chunks(work: Callable, spec: Callable, tally, header: dict, deals: int, size: int,
+                 jobs: int, executor: str = "auto", output: str | os.PathLike | None = None,
+                 resume: bool = False, progress: Callable[[int, int], None] | None = None) -> None:
+    """Run a match's deals ``0 .. deals - 1`` in chunks of ``size``: ``work(spec(lo, hi))``
+    returns one line (dict with its 1-based ``"deal"``) per deal, in order, each added to
+    ``tally`` (``add(lines)``, ``n``) and written to ``output`` (JSON lines under the
+    ``header`` line; ``resume``: the lines already there are read into ``tally`` and the rest
+    played; a partial last line is cut off) on ``jobs`` workers (``executor`` ``"auto"``:
+    processes for more than one), at most ``2 x jobs`` chunks in flight.  Raises MatchError for
+    an output that exists without ``resume`` or belongs to another match (the bidding and the
+    play matches share this: their outputs never overwrite a result)."""
+    from collections import deque
+
+    from ..batch.pool import WorkerPool
+
     fh = None
     if output is not None:
         path = Path(output)
@@ -452,37 +472,34 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
             fh.write(json.dumps(header) + "\n")
             fh.flush()
     start = min(tally.n, deals)
-    specs = [ChunkSpec(preset, a, b, seed, lo, min(deals, lo + size), options)
-             for lo in range(start, deals, size)]
+    specs = [spec(lo, min(deals, lo + size)) for lo in range(start, deals, size)]
     kind = ("process" if jobs > 1 else "thread") if executor == "auto" else executor
     try:
-        if specs:
-            if jobs == 1 and kind == "thread":
-                results = (play_chunk(s) for s in specs)
-                for res in results:
-                    _take(res, tally, fh, progress, deals)
-            else:
-                pool = WorkerPool(kind, jobs)
-                try:
-                    from collections import deque
-                    pending: deque = deque()
-                    it = iter(specs)
-                    for s in it:
-                        pending.append(pool.submit(play_chunk, s))
-                        if len(pending) >= 2 * jobs:
-                            break
-                    while pending:
-                        res = pending.popleft().result()
-                        nxt = next(it, None)
-                        if nxt is not None:
-                            pending.append(pool.submit(play_chunk, nxt))
-                        _take(res, tally, fh, progress, deals)
-                finally:
-                    pool.close(cancel=True)
+        if not specs:
+            return
+        if jobs == 1 and kind == "thread":
+            for s in specs:
+                _take(work(s), tally, fh, progress, deals)
+            return
+        pool = WorkerPool(kind, jobs)
+        try:
+            pending: deque = deque()
+            it = iter(specs)
+            for s in it:
+                pending.append(pool.submit(work, s))
+                if len(pending) >= 2 * jobs:
+                    break
+            while pending:
+                res = pending.popleft().result()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(pool.submit(work, nxt))
+                _take(res, tally, fh, progress, deals)
+        finally:
+            pool.close(cancel=True)
     finally:
         if fh is not None:
             fh.close()
-    return tally.result(preset, a, b, seed, jobs)
 
 
 def _take(res: list, tally: Tally, fh, progress, total: int) -> None:

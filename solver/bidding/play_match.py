@@ -14,6 +14,17 @@ declaring side's tricks and the hand's points, the declaring side's minus the de
 in points and in tricks; the mean, the standard error clustered by deal and the 95 %
 interval are the bidding match's (:class:`bideuchre.bidding.match.MatchResult`).
 
+With ``split`` a third run plays B at both sides (r3), the yardstick that parts the edge:
+**as declarer** ``r1 - r3`` (A's declaring instead of B's, against B's defence) and **as
+defence** ``r3 - r2`` (A's defending instead of B's, against B's declaring), each a deal's
+difference in the declaring side's result (points, and tricks), with its own standard error
+and interval; the two add up to twice the edge.
+
+The deals run in chunks on every core (``jobs``; the results do not depend on them: each
+sampling policy's seed is a function of the deal and the card); ``output`` is the bidding
+match's JSON lines -- a header naming the match, one line a deal (:func:`play_deal`), a
+thrown-in deal's too -- resumable (``resume``) and never overwritten.
+
 Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and the cards played
 (the ``dd`` policy excepted):
 
@@ -25,6 +36,7 @@ Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and th
   (:mod:`bideuchre.analysis.play_auction`, the model policy as the bidders); only with
   ``contracts="model"``, whose contracts have an auction;
 - ``alphamu``: :func:`bideuchre.analysis.play.alphamu_view` (objective ``score``);
+- ``alphamu+auction``: αμ over worlds weighted by the auction heard, as ``pimc+auction``;
 - ``dd``: the best double-dummy card (:func:`bideuchre.analysis.explain.card_values`; sees every
   hand: the ceiling).
 
@@ -37,7 +49,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from ..analysis.auction import hand_result
 from ..analysis.lone import lone_leader
@@ -45,12 +57,12 @@ from ..analysis.par import par
 from ..notation import Position
 from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_winner
 from ..search.solve import first_leader
-from .match import MatchError, MatchResult, Tally
+from .match import MAX_DEALS, MatchError, MatchResult, Tally
 
 __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
-           "summarise_play"]
+           "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
 
-PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "dd")
+PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "alphamu+auction", "dd")
 CONTRACTS = ("par", "model")
 
 
@@ -90,12 +102,15 @@ def _chooser(name: str, preset: Preset, contract, leader, lone, samples: int | N
     from ..analysis.sampler import SeatView
 
     method, pa = name, None
-    if name == "pimc+auction":
+    if name.endswith("+auction"):
         if auction is None:
-            raise MatchError("pimc+auction reads the auction: this contract has none (--contracts model)")
+            raise MatchError(f"{name} reads the auction: this contract has none (--contracts model)")
+        from dataclasses import replace
+
         from ..analysis.play_auction import play_auction
-        method = "pimc"
-        pa = play_auction(preset, auction[1], auction[0], contract.declarer, contract.bid, "model")
+        method = name[:-len("+auction")]
+        pa = replace(play_auction(preset, auction[1], auction[0], contract.declarer, contract.bid, "model"),
+                     report=False)
 
     def choose(pos: Position) -> Card:
         p = pos.to_move
@@ -129,36 +144,73 @@ def play_out(deal, preset: Preset, contract, declaring: str, defending: str,
     return pos.tricks_won[side]
 
 
-def _tally(pts: Tally, trk: Tally, line: dict) -> None:
-    """Add one deal's line to the points and tricks tallies (the bidding match's: its runs
-    are A's side first, then B's -- A declares run 1, B run 2)."""
-    runs = {"r1": {"declarer": "N", "made": line["r1"]["made"]},
-            "r2": {"declarer": "N", "made": line["r2"]["made"]}}
-    pts.add([dict(runs, edge=line["edge"])])
-    trk.add([dict(runs, edge=line["edge_tricks"])])
+def _sub(lines, key: str) -> list:
+    """The lines as the bidding match's :class:`~.match.Tally` reads them, with ``key`` as
+    the edge (its runs stand in: the play match has no declaring rates)."""
+    run = {"declarer": "N", "made": True}
+    return [{"r1": run, "r2": run, "edge": ln[key]} for ln in lines]
+
+
+class PlayTally:
+    """What a play match keeps of its deals (``add(lines)``, ``n`` lines read, thrown-in ones
+    included): per measure a :class:`~.match.Tally` of the per-deal edges -- ``edge`` and
+    ``edge_tricks``, and with the split ``edge_declarer``/``edge_defence`` and their tricks."""
+
+    KEYS = ("edge", "edge_tricks", "edge_declarer", "edge_declarer_tricks", "edge_defence",
+            "edge_defence_tricks")
+
+    def __init__(self):
+        self.tallies = {k: Tally() for k in self.KEYS}
+        self.n = 0
+        self.skipped = 0
+
+    def add(self, lines) -> None:
+        self.n += len(lines)
+        played = [ln for ln in lines if not ln.get("skipped")]
+        self.skipped += len(lines) - len(played)
+        for k, t in self.tallies.items():
+            have = [ln for ln in played if k in ln]
+            if have:
+                t.add(_sub(have, k))
+
+    def result(self, preset: Preset, a: str, b: str, seed: int, jobs: int = 1,
+               contracts: str = "par") -> "PlayMatchResult":
+        r = {k: t.result(preset, a, b, seed, jobs) for k, t in self.tallies.items()}
+        split = None
+        if r["edge_declarer"].deals:
+            split = {"declarer": (r["edge_declarer"], r["edge_declarer_tricks"]),
+                     "defence": (r["edge_defence"], r["edge_defence_tricks"])}
+        return PlayMatchResult(r["edge"], r["edge_tricks"], self.skipped, contracts, split)
 
 
 def summarise_play(lines, preset: Preset | str, a: str, b: str, seed: int,
-                   skipped: int = 0) -> "PlayMatchResult":
+                   skipped: int = 0, contracts: str = "par") -> "PlayMatchResult":
     """The :class:`PlayMatchResult` of per-deal lines (as :func:`run_play_match` writes them:
-    a killed run's ``--output`` summarised)."""
-    pts, trk = Tally(), Tally()
-    for line in lines:
-        _tally(pts, trk, line)
-    p = get_preset(preset)
-    return PlayMatchResult(pts.result(p, a, b, seed, 1), trk.result(p, a, b, seed, 1), skipped)
+    a killed run's ``--output`` summarised; ``skipped``: thrown-in deals not among the
+    lines)."""
+    t = PlayTally()
+    t.add(list(lines))
+    t.skipped += skipped
+    return t.result(get_preset(preset), a, b, seed, 1, contracts)
+
+
+def _edge_json(pts: MatchResult, trk: MatchResult) -> dict:
+    return {"edge": pts.edge, "se": pts.se, "ci95": list(pts.ci95), "edge_tricks": trk.edge,
+            "se_tricks": trk.se, "ci95_tricks": list(trk.ci95), "deals": pts.deals}
 
 
 @dataclass
 class PlayMatchResult:
     """A play match: ``points`` and ``tricks`` (each a :class:`MatchResult`: A's mean edge a
     deal, SE clustered by deal, 95 % interval), ``skipped`` (thrown-in deals), ``contracts``
-    (``"par"`` or ``"model"``)."""
+    (``"par"`` or ``"model"``), and with the split ``split`` ``{"declarer": (points, tricks),
+    "defence": (points, tricks)}`` (each a MatchResult; module docstring), else None."""
 
     points: MatchResult
     tricks: MatchResult
     skipped: int = 0
     contracts: str = "par"
+    split: Optional[dict] = None
 
     def to_json(self) -> dict:
         obj = self.points.to_json()
@@ -166,6 +218,8 @@ class PlayMatchResult:
         obj.update({"play": True, "edge_tricks": self.tricks.edge, "se_tricks": self.tricks.se,
                     "ci95_tricks": list(self.tricks.ci95), "skipped": self.skipped,
                     "contracts": self.contracts})
+        if self.split is not None:
+            obj.update({k: _edge_json(*v) for k, v in self.split.items()})
         return obj
 
 
@@ -222,16 +276,93 @@ def model_contract(deal, preset: Preset):
 _MODEL: dict = {}
 
 
+def play_chunk(spec: "PlaySpec") -> list[dict]:
+    """The lines of deals ``spec.lo .. spec.hi - 1`` (:func:`run_play_match`'s output lines)."""
+    from ..batch import generate_records
+
+    p = spec.preset
+    out = []
+    recs = generate_records(spec.hi, spec.seed, p.deck, dealer="rotate", start=spec.lo)
+    for k, rec in enumerate(recs, start=spec.lo):
+        out.append(play_deal(rec.deal, p, k, spec.a, spec.b, spec.samples, spec.contracts, spec.split))
+    return out
+
+
+def play_deal(deal, p: Preset, k: int, a: str, b: str, samples: int | None = None,
+              contracts: str = "par", split: bool = False) -> dict:
+    """Deal ``k`` (0-based) of a play match as its output line: ``deal`` (``k + 1``), ``pbn``,
+    the contract (``declarer``, ``bid``, ``strain``, ``dd`` its DD tricks, ``auction`` with
+    model contracts), per run ``r1`` (A declares, B defends), ``r2`` (B declares, A defends)
+    and with ``split`` ``r3`` (B both sides): ``tricks`` (the declaring side's), ``points``
+    (the hand's, the declaring side's minus the defenders'), ``made``; ``edge`` and
+    ``edge_tricks`` ``(r1 - r2) / 2``; with ``split`` ``edge_declarer`` ``r1 - r3`` and
+    ``edge_defence`` ``r3 - r2`` (points; ``..._tricks`` the same in tricks).  A thrown-in
+    deal: ``{"deal", "pbn", "skipped": True}``."""
+    heard = None
+    if contracts == "model":
+        heard, c = model_contract(deal, p)
+    else:
+        c = par(deal, p).contract
+    if c is None:
+        return {"deal": k + 1, "pbn": deal.pbn(), "skipped": True}
+    runs = [(a, b), (b, a)] + ([(b, b)] if split else [])
+    line = {"deal": k + 1, "pbn": deal.pbn(), "declarer": c.declarer.name, "bid": str(c.bid),
+            "strain": c.strain.name, "dd": c.tricks,
+            **({} if heard is None else {"auction": " ".join(
+                "pass" if x is None else str(x) for x in heard[1])})}
+    pts, trk = [], []
+    for tag, (x, y) in zip(("r1", "r2", "r3"), runs):
+        t = play_out(deal, p, c, x, y, samples, k, heard)
+        hr = hand_result(p, c.bid, t)
+        line[tag] = {"tricks": t, "points": hr[0] - hr[1], "made": t >= c.bid.needs(p.tricks)}
+        pts.append(hr[0] - hr[1])
+        trk.append(t)
+    line["edge"], line["edge_tricks"] = (pts[0] - pts[1]) / 2, (trk[0] - trk[1]) / 2
+    if split:
+        line["edge_declarer"], line["edge_declarer_tricks"] = pts[0] - pts[2], trk[0] - trk[2]
+        line["edge_defence"], line["edge_defence_tricks"] = pts[2] - pts[1], trk[2] - trk[1]
+    return line
+
+
+@dataclass(frozen=True)
+class PlaySpec:
+    """A play match's chunk: the preset, policies ``a`` and ``b``, ``seed``, deals ``lo ..
+    hi - 1``, ``samples``, ``contracts``, ``split``."""
+
+    preset: Preset
+    a: str
+    b: str
+    seed: int
+    lo: int
+    hi: int
+    samples: Optional[int]
+    contracts: str
+    split: bool
+
+
+def play_chunk_size(a: str, b: str) -> int:
+    """Deals per chunk of a play match: a few seconds of work."""
+    return 50 if {a, b} <= {"heuristic", "dd"} else 2
+
+
 def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: int = 100,
                    seed: int = 1, samples: int | None = None, output: str | os.PathLike | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   contracts: str = "par") -> PlayMatchResult:
+                   contracts: str = "par", *, split: bool = False, jobs: int | None = None,
+                   executor: str = "auto", resume: bool = False,
+                   chunk_size: int | None = None) -> PlayMatchResult:
     """The duplicate play match of ``a`` against ``b`` (module docstring) on deals
     ``0 .. deals - 1`` of ``seed``; ``samples``: the sampling policies' deals (default each
-    method's); ``output``: JSON lines, one per deal (appended); ``contracts``: ``"par"`` or
-    ``"model"`` (the contract the bidding model reaches, with its auction).  Raises MatchError
-    for an unknown policy or contracts, ``pimc+auction`` with par contracts, or bad numbers."""
-    from ..batch import generate_records
+    method's); ``contracts``: ``"par"`` or ``"model"`` (the contract the bidding model
+    reaches, with its auction); ``split``: a third run, B at both sides, so A's edge is
+    reported as declarer (``r1 - r3``) and as defence (``r3 - r2``) apart; ``jobs`` worker
+    processes (default every core; the results do not depend on them, nor on
+    ``chunk_size``); ``output``: JSON lines (a header, then one line a deal:
+    :func:`play_deal`), refused if it exists unless ``resume`` (keep its deals, play the
+    rest).  Raises MatchError for an unknown policy or contracts, an auction-reading policy
+    with par contracts, bad numbers, or an output of another match."""
+    from ..batch.pool import default_jobs
+    from .match import drive_chunks
 
     p = get_preset(preset)
     for name in (a, b):
@@ -239,46 +370,20 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
             raise MatchError(f"unknown play policy {name!r} (expected one of: {' '.join(PLAY_POLICIES)})")
     if contracts not in CONTRACTS:
         raise MatchError(f"--contracts {contracts!r}: expected one of: {' '.join(CONTRACTS)}")
-    if contracts == "par" and "pimc+auction" in (a, b):
-        raise MatchError("pimc+auction reads the auction: par contracts have none (use --contracts model)")
-    if deals < 1:
-        raise MatchError(f"--deals must be at least 1, got {deals}")
+    reads = [x for x in (a, b) if x.endswith("+auction")]
+    if contracts == "par" and reads:
+        raise MatchError(f"{reads[0]} reads the auction: par contracts have none (use --contracts model)")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise MatchError(f"--deals {deals!r}: expected a whole number 1..{MAX_DEALS:,}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise MatchError(f"--seed {seed!r}: expected a whole number ≥ 0")
     if samples is not None and samples < 1:
         raise MatchError(f"--samples must be at least 1, got {samples}")
-    pts, trk = Tally(), Tally()
-    skipped = 0
-    fh = open(output, "a") if output else None
-    try:
-        for k, rec in enumerate(generate_records(deals, seed, p.deck, dealer="rotate")):
-            deal = rec.deal
-            heard = None
-            if contracts == "model":
-                heard, c = model_contract(deal, p)
-            else:
-                c = par(deal, p).contract
-            if c is None:
-                skipped += 1
-                continue
-            t1 = play_out(deal, p, c, a, b, samples, k, heard)
-            t2 = play_out(deal, p, c, b, a, samples, k, heard)
-            r = [hand_result(p, c.bid, t) for t in (t1, t2)]
-            p1, p2 = r[0][0] - r[0][1], r[1][0] - r[1][1]
-            made = [t >= c.bid.needs(p.tricks) for t in (t1, t2)]
-            line = {"i": k, "deal": deal.pbn(), "declarer": c.declarer.name, "bid": str(c.bid),
-                    "strain": c.strain.name, "dd": c.tricks,
-                    **({} if heard is None else {"auction": " ".join(
-                        "pass" if x is None else str(x) for x in heard[1])}),
-                    "r1": {"tricks": t1, "points": p1, "made": made[0]},
-                    "r2": {"tricks": t2, "points": p2, "made": made[1]},
-                    "edge": (p1 - p2) / 2, "edge_tricks": (t1 - t2) / 2}
-            _tally(pts, trk, line)
-            if fh:
-                fh.write(json.dumps(line) + "\n")
-                fh.flush()
-            if progress:
-                progress(k + 1, deals)
-    finally:
-        if fh:
-            fh.close()
-    return PlayMatchResult(pts.result(p, a, b, seed, 1), trk.result(p, a, b, seed, 1), skipped,
-                           contracts)
+    jobs = default_jobs() if jobs is None else max(1, int(jobs))
+    tally = PlayTally()
+    header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, "play": True,
+                        "contracts": contracts, "samples": samples, "split": bool(split)}}
+    drive_chunks(play_chunk, lambda lo, hi: PlaySpec(p, a, b, seed, lo, hi, samples, contracts, bool(split)),
+                 tally, header, deals, chunk_size or play_chunk_size(a, b), jobs, executor, output,
+                 resume, progress)
+    return tally.result(p, a, b, seed, jobs, contracts)
