@@ -106,7 +106,7 @@ def bid_cmd(
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat."),
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset (default standard, or the record's)."),
     auction: str = typer.Option("", "--auction", "-a", help="Actions so far from the dealer's left: 'pass 4'."),
-    known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E:SA HK' (repeatable)."),
+    known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (E:SA HK too; repeatable)."),
     samples: Optional[int] = typer.Option(None, "--samples", "-n", help="Rate exactly N random deals (default: adaptive, until the best action is clear or a cap; at most 100,000)."),
     max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Stop drawing deals after T seconds and rate those solved (samples done and standard errors shown)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
@@ -245,7 +245,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
             except NotationError as exc:
                 raise NotationError(f"{where}: {exc}") from None
             labels.append(where)
-    known_map = parse_known(known, like="E:SA HK", read=True)
+    known_map = parse_known(known, read=True)
     total_hint = (len(deal_list) if deal_list is not None else
                   samples if samples is not None else default_samples(p))
     bar = progress_cb = None

@@ -10,7 +10,7 @@ import typer
 
 from bideuchre.rules import RulesError, Seat, Side, get_deck
 
-from .common import BadInput, guard, out, print_json, refuse_file
+from .common import BadInput, err, guard, out, print_json, refuse_file
 from .options import load_deal, make_position, position_option, preset_with_rules, rule_option
 from .views import (DOUBLE_DUMMY, card_text, cards_text, compass, line_trick_text, show_analysis,
                     trick_text, with_rules)
@@ -149,6 +149,7 @@ def replay_command(
     samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="With --single-dummy: deals sampled where the consistent deals are many."),
     seed: int = typer.Option(1, "--seed", help="With --single-dummy: random seed."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="With --single-dummy: the hand's whole auction from the record's dealer's left ('pass 4 5 pass'), read as evidence by every player (as play --auction)."),
+    epsilon: Optional[float] = typer.Option(None, "--epsilon", help="With --auction: the noise floor of each call (default 0.02)."),
 ) -> None:
     """Replay a recorded hand with the DD value after each card; mark the mistakes; the
     contract, made or set, and each side's points."""
@@ -158,7 +159,13 @@ def replay_command(
     with guard():
         if auction is not None and not single_dummy:
             raise BadInput("--auction goes with --single-dummy (the DD replay sees every hand)")
+        if epsilon is not None and auction is None:
+            raise BadInput("--epsilon goes with --auction (the noise floor of the calls read)")
         rec = load_record(record_file, index)
+        if auction is not None and rec.calls():
+            heard = " ".join(f"{s.name} {c}" for s, c in rec.calls())
+            err.print(f"note: the record's own auction ({heard}) is not read; --auction {auction!r} "
+                      "is the one weighed", highlight=False)
         p, _how = record_preset(rec, preset)
         p = preset_with_rules(p, rule)
         an = analyse_record(rec)
@@ -173,7 +180,7 @@ def replay_command(
         if single_dummy:
             from .play_cmd import replay_single_dummy
             return replay_single_dummy(rec, an, samples, seed, json_out, preset=p, score=score, why=why,
-                                       auction=auction)
+                                       auction=auction, epsilon=epsilon)
         if json_out:
             obj = an.to_json()
             obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid, "preset": p.name})

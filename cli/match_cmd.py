@@ -92,9 +92,10 @@ def _play_match(a, b, p, deals, seed, samples, output, json_out, contracts="par"
               highlight=False)
     rows = [("", res.points, res.tricks)]
     if res.split is not None:
-        out.print(f"apart (the third run: {b} at both sides the yardstick):", highlight=False)
         rows += [(" as declarer", *res.split["declarer"]), (" as defence", *res.split["defence"])]
     for what, pts, trk in rows:
+        if what == " as declarer":
+            out.print(f"apart (the third run: {b} at both sides the yardstick):", highlight=False)
         for r, unit in ((pts, "points"), (trk, "tricks")):
             lo, hi = r.ci95
             out.print(f"edge of {a}{what}: {r.edge:+.3f} ± {r.se:.3f} {unit} a deal "

@@ -45,7 +45,7 @@ def play_command(
     dealer: Optional[str] = typer.Option(None, "--dealer", "-d", help="Dealer seat (for the default first leader in standard)."),
     played: str = typer.Option("", "--played", help="Every card played so far, in order from the first lead: 'SA SK ...' (may stop mid-trick)."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (its partner sits out)."),
-    known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (repeatable)."),
+    known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (E:SA HK too; repeatable)."),
     samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (pimc: 1000 single24, 500 double32, 200 double40, 100 double48; alphamu: 64; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
     exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default pimc 20,000, alphamu 64; at most as --samples)."),
@@ -167,11 +167,12 @@ def show_play(adv: PlayAdvice) -> None:
 
 def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bool,
                         workers: Optional[int] = None, preset=None, score=None, why: str = "",
-                        auction: Optional[str] = None) -> None:
+                        auction: Optional[str] = None, epsilon: Optional[float] = None) -> None:
     """``replay --single-dummy``: judge every card of the record from its player's view, then
     print the JSON (each step with ``"sd"``, and ``"sd_summary"``) or the text table.
     ``preset`` (the replay's preset, with its table options) scores the play; ``score`` and
-    ``why`` are the contract's result as ``replay`` shows it."""
+    ``why`` are the contract's result as ``replay`` shows it; ``auction`` and ``epsilon``: the
+    auction read as evidence and its noise floor (:func:`~bideuchre.analysis.play.review_record`)."""
     from bideuchre.analysis.play import default_play_samples, review_record
 
     if rec.deal is None:
@@ -179,7 +180,7 @@ def replay_single_dummy(rec, an, samples: Optional[int], seed: int, json_out: bo
     n = samples if samples is not None else default_play_samples(rec.deck)
     if err.is_terminal and not json_out:
         err.print(f"judging {counted(len(an.steps), 'card')} single dummy ({n} samples where the deals are many)…")
-    rev = review_record(rec, an, n, seed, workers=workers, preset=preset, auction=auction)
+    rev = review_record(rec, an, n, seed, workers=workers, preset=preset, auction=auction, epsilon=epsilon)
     if json_out:
         obj = an.to_json()
         obj.update({"record": rec.source, "event": rec.event, "bid": rec.bid})

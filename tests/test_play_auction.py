@@ -206,10 +206,18 @@ def test_replay_single_dummy_reads_the_records_auction():
     r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy",
                                  "--samples", "50", "--auction", "pass 3 pass pass", "--json"])
     assert r.exit_code == 0, r.output
-    obj = json.loads(r.output)
+    obj = json.loads(r.stdout)
     assert obj["sd_auction"] == "pass 3 pass pass" and len(obj["steps"]) == len(rec.play)
     r = CliRunner().invoke(app, ["replay", ptn, "--auction", "pass 3 pass pass"])
     assert r.exit_code == 2 and "goes with --single-dummy" in r.output
+    # the record holds its own auction (Trickster's): the note says which one is weighed
+    assert rec.calls()
+    r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--samples", "20",
+                                 "--auction", "pass 3 pass pass", "--epsilon", "0.5"])
+    assert r.exit_code == 0
+    assert "note: the record's own auction (E 2 S 3 W Pass N Pass S 3♣) is not read" in r.output
+    r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--epsilon", "0.5"])
+    assert r.exit_code == 2 and "--epsilon goes with --auction" in r.output
 
 
 def test_weighted_standard_errors_are_the_weighted_ones():
