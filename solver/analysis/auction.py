@@ -79,9 +79,13 @@ def ladder(preset: Preset | str) -> list[Bid]:
     """Every bid of the preset, low → high (RULES.md §2).
 
     Where the strain is named with the bid, one Bid per (number, strain) in the preset's strain
-    order; lone bids never carry a strain.
+    order; lone bids never carry a strain.  A fresh list each call (the Bids, immutable, are
+    built once per preset).
     """
     preset = get_preset(preset)
+    hit = _LADDERS.get(id(preset))
+    if hit is not None and hit[0] is preset:
+        return list(hit[1])
     out: list[Bid] = []
     for k in range(preset.min_bid, preset.top_bid + 1):
         if preset.strain_named == "with":
@@ -90,7 +94,13 @@ def ladder(preset: Preset | str) -> list[Bid]:
             out.append(Bid(k, str(k)))
     for i, lb in enumerate(preset.lone_bids):
         out.append(Bid(preset.top_bid + 1 + i, lb.name, None, lb))
+    if len(_LADDERS) >= 256:
+        _LADDERS.clear()
+    _LADDERS[id(preset)] = (preset, tuple(out))
     return out
+
+
+_LADDERS: dict = {}     # id(preset) -> (preset, its ladder): a preset's bids built once
 
 
 def bid_order(preset: Preset, bid: Optional[Bid]) -> tuple[int, int]:

@@ -78,10 +78,27 @@ class PolicyError(BidEuchreError):
     """An unknown policy name, or calls that are not a legal auction."""
 
 
+_STATES: dict = {}
+_STATES_MAX = 4096      # auctions remembered (a dict cleared when full: memory stays bounded)
+
+
 def auction_state(preset: Preset, dealer: int, calls: Sequence[Optional[Bid]]):
     """``(index, high, high_seat, legal)`` after ``calls`` (from the dealer's left): the
     speaker's index (0 = dealer's left), the high bid and its seat (None: no bid yet), the
-    legal actions now.  Raises PolicyError for an illegal call or a finished auction."""
+    legal actions now (a fresh list).  Remembered per preset, dealer and calls (the auction
+    tree of an advice asks the same ones many times).  Raises PolicyError for an illegal call
+    or a finished auction."""
+    key = (id(preset), int(dealer), tuple(calls))
+    hit = _STATES.get(key)
+    if hit is None or hit[0] is not preset:
+        if len(_STATES) >= _STATES_MAX:
+            _STATES.clear()
+        hit = _STATES[key] = (preset, _auction_state(preset, int(dealer), list(calls)))
+    index, high, high_seat, legal = hit[1]
+    return index, high, high_seat, list(legal)
+
+
+def _auction_state(preset: Preset, dealer: int, calls: list):
     bids = ladder(preset)
     high = high_seat = None
     for i, a in enumerate(calls):
@@ -237,6 +254,8 @@ class ModelPolicy(BidPolicy):
         self.temperature = float(temperature)
         self.model = TrickModel.load(self.preset) if model is None else model
         self._diff: dict = {}
+        self._outbids: dict = {}        # (seat, dealer, index, level) -> P(outbid): at most 4^3 x levels
+        self._plans: dict = {}          # (seat, dealer, index, high bid) -> _number_plan: bounded as _outbids
         self._over: np.ndarray | None = None
 
     def _diffk(self, bid: Bid) -> np.ndarray:
@@ -282,7 +301,15 @@ class ModelPolicy(BidPolicy):
         return self._over
 
     def _outbid(self, seat: int, dealer: int, index: int, level: int) -> float:
-        """P(an opponent still to speak outbids a contract at ``level``) (module docstring)."""
+        """P(an opponent still to speak outbids a contract at ``level``) (module docstring);
+        remembered per (seat, dealer, index, level)."""
+        key = (seat, dealer, index, level)
+        hit = self._outbids.get(key)
+        if hit is None:
+            hit = self._outbids[key] = self._outbid_of(seat, dealer, index, level)
+        return hit
+
+    def _outbid_of(self, seat: int, dealer: int, index: int, level: int) -> float:
         p = self.preset
         over = self.overcall_rates()
         stay = 1.0
@@ -325,10 +352,18 @@ class ModelPolicy(BidPolicy):
             if po == 0.0:
                 return ev
             nxt = min(b.level + 1, p.top_bid)
-            over = Bid(nxt, str(nxt))
-            return (1 - po) * ev + po * self._against(pr, over, sidx)
+            return (1 - po) * ev + po * self._against(pr, Bid(nxt, str(nxt)), sidx)
 
         vals = np.zeros((h.shape[0], len(legal)))
+        plan = self._number_plan(seat, dealer, index, high, legal)
+        if plan is not None:        # every number bid at once: the same arithmetic, column by column
+            cols, ds, key, sid, po, nxts, nxt = plan
+            ev3 = np.stack([pr @ d for d in ds], axis=2)                        # (n, S, K)
+            ev = np.where(sid[None, :] >= 0, ev3[:, np.maximum(sid, 0), key],
+                          ev3.max(axis=1)[:, key])
+            ag = np.stack([self._against(pr, Bid(x, str(x)), sidx) for x in nxts], axis=1)
+            vals[:, cols] = np.where(po[None, :] == 0.0, ev,
+                                     (1 - po)[None, :] * ev + po[None, :] * ag[:, nxt])
         for a_i, a in enumerate(legal):
             if a is None:
                 if high is None:
@@ -343,9 +378,37 @@ class ModelPolicy(BidPolicy):
             elif a.is_lone:
                 bi = list(p.lone_bids).index(a.lone)
                 vals[:, a_i] = self._lone_ev(q[:, :, bi], a).max(axis=1)
-            else:
-                vals[:, a_i] = contested(a, number(a))
         return legal, vals
+
+    def _number_plan(self, seat: int, dealer: int, index: int, high, legal: list):
+        """How :meth:`action_values` values the number bids of ``legal`` together:
+        ``(columns, points vectors, per column its vector's index, its strain index or -1,
+        P(outbid), the levels above, per column its level above's index)``, or None when
+        there is no number bid; remembered per (seat, dealer, index, high bid)."""
+        key = (seat, dealer, index, high)
+        hit = self._plans.get(key)
+        if hit is not None or key in self._plans:
+            return hit
+        p = self.preset
+        sidx = {s: j for j, s in enumerate(p.strains)}
+        cols, dkey, sid, po, nxt = [], [], [], [], []
+        ds: dict = {}
+        nxts: dict = {}
+        for a_i, a in enumerate(legal):
+            if a is None or a.is_lone:
+                continue
+            d = self._diffk(a)
+            cols.append(a_i)
+            dkey.append(ds.setdefault(d.tobytes(), (len(ds), d))[0])
+            sid.append(sidx[a.strain] if a.strain is not None else -1)
+            po.append(self._outbid(seat, dealer, index, a.level))
+            nxt.append(nxts.setdefault(min(a.level + 1, p.top_bid), len(nxts)))
+        plan = None
+        if cols:
+            plan = (np.array(cols), [d for _, d in ds.values()], np.array(dkey), np.array(sid),
+                    np.array(po, dtype=np.float64), list(nxts), np.array(nxt))
+        self._plans[key] = plan
+        return plan
 
     def call_probs(self, hands, seat, dealer, calls, score=None):
         legal, vals = self.action_values(hands, seat, dealer, calls, score)
