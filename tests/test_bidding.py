@@ -296,3 +296,23 @@ def test_match_cli():
     assert hi - obj["edge"] == pytest.approx(1.96 * obj["se"])
     r = CliRunner().invoke(app, ["match", "model", "nobody", "--deals", "5"])
     assert r.exit_code == 2 and "unknown policy" in r.output
+
+
+def test_remembered_auction_states_and_ladders_are_fresh_lists():
+    """auction_state and ladder remember their answers: what a caller does to the lists it
+    gets never reaches the next caller."""
+    from bideuchre.analysis.auction import ladder
+    from bideuchre.bidding.policy import auction_state
+    from bideuchre.rules import get_preset
+    p = get_preset("double48")
+    first = ladder(p)
+    n = len(first)
+    first.clear()
+    assert len(ladder(p)) == n and ladder(p)[0].level == p.min_bid
+    idx, high, seat, legal = auction_state(p, 0, [])
+    k = len(legal)
+    legal.pop()
+    assert len(auction_state(p, 0, [])[3]) == k and idx == 0 and high is None
+    # after a bid the legal calls shrink: the state is per auction, not per preset
+    b = auction_state(p, 0, [])[3][5]
+    assert len(auction_state(p, 0, [b])[3]) < k
