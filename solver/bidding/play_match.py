@@ -57,7 +57,7 @@ from ..analysis.par import par
 from ..notation import Position
 from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_winner
 from ..search.solve import first_leader
-from .match import MAX_DEALS, MatchError, MatchResult, Tally
+from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally
 
 __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
@@ -324,20 +324,15 @@ def play_deal(deal, p: Preset, k: int, a: str, b: str, samples: int | None = Non
     return line
 
 
-@dataclass(frozen=True)
-class PlaySpec:
-    """A play match's chunk: the preset, policies ``a`` and ``b``, ``seed``, deals ``lo ..
-    hi - 1``, ``samples``, ``contracts``, ``split``."""
+@dataclass
+class PlaySpec(ChunkSpec):
+    """A play match's chunk: the bidding match's (:class:`~.match.ChunkSpec`: the preset,
+    policies ``a`` and ``b``, ``seed``, deals ``lo .. hi - 1``) with ``samples``,
+    ``contracts`` and ``split``."""
 
-    preset: Preset
-    a: str
-    b: str
-    seed: int
-    lo: int
-    hi: int
-    samples: Optional[int]
-    contracts: str
-    split: bool
+    samples: Optional[int] = None
+    contracts: str = "par"
+    split: bool = False
 
 
 def play_chunk_size(a: str, b: str) -> int:
@@ -383,7 +378,8 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
     tally = PlayTally()
     header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, "play": True,
                         "contracts": contracts, "samples": samples, "split": bool(split)}}
-    drive_chunks(play_chunk, lambda lo, hi: PlaySpec(p, a, b, seed, lo, hi, samples, contracts, bool(split)),
+    drive_chunks(play_chunk, lambda lo, hi: PlaySpec(p, a, b, seed, lo, hi, samples=samples,
+                                                     contracts=contracts, split=bool(split)),
                  tally, header, deals, chunk_size or play_chunk_size(a, b), jobs, executor, output,
                  resume, progress)
     return tally.result(p, a, b, seed, jobs, contracts)
