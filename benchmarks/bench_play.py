@@ -190,7 +190,7 @@ def main() -> None:
     ap.add_argument("--skip48", action="store_true", help="speed: skip the double48 lead")
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--samples", type=int, default=None, help="strength: 200; match: each method's default")
     ap.add_argument("--exact-limit", type=int, default=2000)
     ap.add_argument("--out", default=None)
     ap.add_argument("--contracts", default="par", help="match: par or model")
@@ -200,8 +200,10 @@ def main() -> None:
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if a.what == "strength" and a.samples is None:
+        a.samples = 200
     if a.what == "match":
-        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, None if a.samples == 200 else a.samples,
+        r = run_play_match(a.a, a.b, a.preset, a.deals, a.seed, a.samples,
                            a.out, contracts=a.contracts, split=a.split, jobs=a.jobs, resume=a.resume)
         res = r.to_json()
     else:

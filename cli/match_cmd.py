@@ -24,10 +24,10 @@ def match_cmd(
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --output and play the rest."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Draw the running edge and the edges' histogram (.png/.svg)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-    play: bool = typer.Option(False, "--play", help="A play match: each deal's par contract, the declaring side played by A and the defenders by B, then swapped."),
+    play: bool = typer.Option(False, "--play", help="A play match: each deal's contract (--contracts), the declaring side played by A and the defenders by B, then swapped (--split: and B at both sides)."),
     samples: Optional[int] = typer.Option(None, "--samples", help="With --play: the sampling policies' deals (default each method's)."),
     split: bool = typer.Option(False, "--split", help="With --play: a third run, B at both sides, so A's edge is shown as declarer and as defence apart."),
-    contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction reads it)."),
+    contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction and alphamu+auction read it)."),
     rule: list[str] = rule_option(),
 ) -> None:
     """A duplicate match: the same seeded deals twice, A north-south then east-west, the dealer
@@ -42,6 +42,8 @@ def match_cmd(
         p = preset_with_rules(preset, rule)
         if contracts != "par" and not play:
             raise BadInput("--contracts goes with --play (a bidding match's contracts are those its auctions reach)")
+        if resume and output is None:
+            raise BadInput("--resume continues an --output file: name it")
         for flag, given in (("--split", split), ("--samples", samples is not None)):
             if given and not play:
                 raise BadInput(f"{flag} goes with --play")

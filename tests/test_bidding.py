@@ -316,3 +316,43 @@ def test_remembered_auction_states_and_ladders_are_fresh_lists():
     # after a bid the legal calls shrink: the state is per auction, not per preset
     b = auction_state(p, 0, [])[3][5]
     assert len(auction_state(p, 0, [b])[3]) < k
+
+
+@pytest.mark.parametrize("name", ["racehorse", "double48"])
+def test_number_bids_valued_together_are_each_bid_valued_alone(name):
+    """ModelPolicy values every number bid of a decision at once (its plan); each column
+    equals that bid valued on its own -- the expected result in its strain (or the best one),
+    mixed with the chance an opponent outbids it -- to the bit."""
+    from bideuchre.bidding.policy import auction_state
+    from bideuchre.rules import get_preset
+    p = get_preset(name)
+    pol = get_policy("model", p)
+    rng = np.random.default_rng(5)
+    deck = np.repeat(np.array([int(c) for c in p.deck.card_ids]), p.deck.copies)
+    sidx = {s: j for j, s in enumerate(p.strains)}
+    checked = 0
+    for dealer in range(4):
+        calls = []
+        for _ in range(3):
+            index, high, _, legal = auction_state(p, dealer, calls)
+            seat = (dealer + 1 + index) % 4
+            rows = rng.permuted(np.tile(deck, (12, 1)), axis=1)[:, :p.tricks]
+            h = np.zeros((12, 24), dtype=np.uint8)
+            np.add.at(h, (np.repeat(np.arange(12), p.tricks), rows.ravel()), 1)
+            acts, vals = pol.action_values(h, seat, dealer, list(calls))
+            pr = pol.model.trick_probs(h, seat, dealer)
+            for j, a in enumerate(acts):
+                if a is None or a.is_lone:
+                    continue
+                ev = pr @ pol._diffk(a)
+                ev = ev[:, sidx[a.strain]] if a.strain is not None else ev.max(axis=1)
+                po = pol._outbid_of(seat, dealer, index, a.level)
+                if po:
+                    nxt = min(a.level + 1, p.top_bid)
+                    ev = (1 - po) * ev + po * pol._against(pr, Bid(nxt, str(nxt)), sidx)
+                np.testing.assert_array_equal(vals[:, j], ev)
+                checked += 1
+            calls.append(legal[min(len(legal) - 1, 1 + int(rng.integers(3)))])
+            if calls[-1] is not None and calls[-1].ends_auction:
+                break
+    assert checked > 20

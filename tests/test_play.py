@@ -480,3 +480,57 @@ def test_replay_single_dummy_judges_every_card(tmp_path):
     assert set(obj["sd_summary"]["summary"]) == {"N", "E", "S", "W"}
     r = runner.invoke(_app(), ["replay", path, "--single-dummy", "--samples", "60", "--seed", "2"])
     assert r.exit_code == 0 and "mistake" in r.output and "single dummy judges" in r.output
+
+
+def _late_views():
+    """Views late in random hands (single24 and double32, one with a lone hand): few enough
+    unseen cards to place every copy every way by brute force."""
+    from bideuchre.batch import generate_records
+    from bideuchre.bidding.play_match import heuristic_card
+    out = []
+    for deck, n, left in (("single24", 6, 9), ("double32", 4, 9)):
+        for k, rec in enumerate(generate_records(n, 21, deck)):
+            deal = rec.deal
+            st = Strain(k % 4)
+            lone = Seat.E if (deck == "single24" and k == 5) else None
+            leader = Seat(k % 4) if lone is None else lone
+            pos = Position(deal, st, leader, (), lone)
+            total = len(deal.hands[0]) * (3 if lone is not None else 4)
+            while total - len(pos.played) > left:
+                pos.play(heuristic_card(pos))
+            seat = pos.to_move
+            out.append(SeatView(deal.deck, seat, format_hand(deal.hands[seat]), st, leader,
+                                list(pos.played), lone))
+    return out
+
+
+def test_enumeration_is_every_placement_with_its_shuffle_weight():
+    """SeatView.enumerate against brute force: every copy of every unseen card put in every
+    hidden seat (the room and the voids shown respected); a deal's weight is the number of
+    copy placements that give it (2 where the two copies of a double-deck card part)."""
+    from bideuchre.rules import effective_suit
+    for view in _late_views():
+        counts, weights = view.enumerate()
+        copies = [c for c in range(24) for _ in range(int(view.pool[c]))]
+        room = list(view.room)
+        want: Counter = Counter()
+        for seats in itertools.product(range(len(view.hidden)), repeat=len(copies)):
+            if [seats.count(a) for a in range(len(room))] != room:
+                continue
+            if any(int(effective_suit(c, int(view.strain))) in view.voids[view.hidden[a]]
+                   for c, a in zip(copies, seats)):
+                continue
+            d = view.base.copy()
+            for c, a in zip(copies, seats):
+                d[view.hidden[a], c] += 1
+            want[d.tobytes()] += 1
+        got = {counts[i].tobytes(): int(weights[i]) for i in range(len(weights))}
+        assert len(got) == len(weights) == view.count()[0]        # no deal twice
+        assert got == dict(want)
+
+
+def test_samples_are_the_deals_sample_draws_one_by_one():
+    for view in _late_views()[:6] + _late_views()[-2:]:
+        block = view.samples(3, 40, 11)
+        for k in range(40):
+            assert (block[k] == view.sample(3, 11 + k)).all()

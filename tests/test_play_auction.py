@@ -182,7 +182,8 @@ def test_play_match_on_the_model_contracts():
     assert len(got) < len(seen_auctions)            # the defenders' pimc reads none
     with pytest.raises(MatchError, match="this contract has none"):
         play_out(rec.deal, RACE, c, "pimc+auction", "pimc", 20, 0, None)
-    same = run_play_match("pimc+auction", "pimc+auction", RACE, 3, 4, samples=20, contracts="model")
+    same = run_play_match("pimc+auction", "pimc+auction", RACE, 3, 4, samples=20, contracts="model",
+                          jobs=1)
     assert same.points.edge == 0 and same.points.se == 0 and same.points.deals + same.skipped == 3
     with pytest.raises(MatchError, match="use --contracts model"):
         run_play_match("pimc+auction", "pimc", RACE, 2)

@@ -69,10 +69,11 @@ def test_an_output_is_resumed_and_never_overwritten(tmp_path):
     (["--samples", "5"], "--samples goes with --play"),
     (["--play", "--plot", "x.png"], "--plot draws a bidding match"),
     (["--play", "--contracts", "par"], None),
+    (["--play", "--resume"], "--resume continues an --output file"),
 ])
 def test_match_flags_are_checked(extra, needle, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    args = ["match", "heuristic", "dd", "-p", "racehorse", "-n", "3", "--seed", "1"] + extra
+    args = ["match", "heuristic", "dd", "-p", "racehorse", "-n", "3", "--seed", "1", "-j", "1"] + extra
     r = CliRunner().invoke(app, args)
     if needle is None:
         assert r.exit_code == 0 and "edge of heuristic" in r.output
@@ -80,3 +81,49 @@ def test_match_flags_are_checked(extra, needle, tmp_path, monkeypatch):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], r.output
+
+
+def test_thrown_in_lines_count_as_read_and_resume_across_them(tmp_path):
+    """A thrown-in deal writes a ``skipped`` line: the tally counts it as read (so a resume
+    starts after it) and as skipped, never as an edge."""
+    from bideuchre.bidding.match import _read_output
+    from bideuchre.bidding.play_match import PlayTally
+    run = {"tricks": 4, "points": 4, "made": True}
+    lines = [{"deal": 1, "pbn": "x", "r1": run, "r2": dict(run, made=False), "r3": run, "edge": 1.0,
+              "edge_tricks": 0.5, "edge_declarer": 2, "edge_declarer_tricks": 1, "edge_defence": 0,
+              "edge_defence_tricks": 0},
+             {"deal": 2, "pbn": "y", "skipped": True},
+             {"deal": 3, "pbn": "z", "r1": run, "r2": run, "r3": run, "edge": -1.0,
+              "edge_tricks": 0.0, "edge_declarer": -2, "edge_declarer_tricks": 0, "edge_defence": 0,
+              "edge_defence_tricks": 0}]
+    header = {"match": {"preset": "racehorse", "a": "x", "b": "y", "seed": 1}}
+    out = tmp_path / "m.jsonl"
+    out.write_text("".join(json.dumps(x) + "\n" for x in [header] + lines))
+    t = PlayTally()
+    _read_output(out, header, t, 10)
+    res = t.result(RACE, "x", "y", 1)
+    assert (t.n, t.skipped, res.points.deals) == (3, 1, 2)
+    assert res.points.edge == 0.0 and res.split["declarer"][0].edge == 0.0
+    assert res.points.stats["B"].set == 1          # r2's declaring side (B's) was set
+
+
+def test_sampling_policies_do_not_depend_on_workers_and_alphamu_reads_the_auction():
+    one = run_play_match("pimc", "heuristic", RACE, 3, 7, samples=6, jobs=1)
+    two = run_play_match("pimc", "heuristic", RACE, 3, 7, samples=6, jobs=2, chunk_size=1)
+    assert one.to_json() == two.to_json()
+    same = run_play_match("alphamu+auction", "alphamu+auction", RACE, 2, 4, samples=6,
+                          contracts="model", jobs=1)
+    assert same.points.edge == 0 and same.points.deals + same.skipped == 2
+    with pytest.raises(MatchError, match="alphamu\\+auction reads the auction"):
+        run_play_match("alphamu+auction", "pimc", RACE, 2)
+
+
+def test_an_output_of_an_older_build_is_named_not_overwritten(tmp_path):
+    out = tmp_path / "old.jsonl"
+    out.write_text(json.dumps({"i": 0, "deal": "N:..."}) + "\n")
+    with pytest.raises(MatchError, match="line 1 is not a match header"):
+        run_play_match("heuristic", "dd", RACE, 2, 1, jobs=1, output=out, resume=True)
+    changed = RACE.with_options(target=42)
+    run_play_match("heuristic", "dd", changed, 2, 1, jobs=1, output=tmp_path / "r.jsonl")
+    with pytest.raises(MatchError, match="holds the match"):   # other rules: not the same match
+        run_play_match("heuristic", "dd", RACE, 3, 1, jobs=1, output=tmp_path / "r.jsonl", resume=True)

@@ -83,9 +83,9 @@ def ladder(preset: Preset | str) -> list[Bid]:
     built once per preset).
     """
     preset = get_preset(preset)
-    hit = _LADDERS.get(id(preset))
-    if hit is not None and hit[0] is preset:
-        return list(hit[1])
+    hit = _LADDERS.get(preset)
+    if hit is not None:
+        return list(hit)
     out: list[Bid] = []
     for k in range(preset.min_bid, preset.top_bid + 1):
         if preset.strain_named == "with":
@@ -96,11 +96,11 @@ def ladder(preset: Preset | str) -> list[Bid]:
         out.append(Bid(preset.top_bid + 1 + i, lb.name, None, lb))
     if len(_LADDERS) >= 256:
         _LADDERS.clear()
-    _LADDERS[id(preset)] = (preset, tuple(out))
+    _LADDERS[preset] = tuple(out)
     return out
 
 
-_LADDERS: dict = {}     # id(preset) -> (preset, its ladder): a preset's bids built once
+_LADDERS: dict = {}     # preset -> its ladder: a preset's bids built once (equal presets share it)
 
 
 def bid_order(preset: Preset, bid: Optional[Bid]) -> tuple[int, int]:

@@ -23,7 +23,8 @@ the noise floor ε (an unexpected call thins the deals, never empties them).
   Kish's effective sample size is reported.
 
 The bidding policy is the bidding model's (``model``, :mod:`bideuchre.bidding.policy`: a seat
-that sees only its own hand) unless another is given.  Only ``pimc`` takes the weights.
+that sees only its own hand) unless another is given.  ``pimc`` weights its deals, ``alphamu``
+its worlds.
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ def auction_deals(view: SeatView, pa: PlayAuction, preset: Preset, exact: bool,
         ev.candidate_n_eff = (sw * sw / sw2 / dealt) if sw2 > 0 else 0.0
         ev.n_eff = n_eff(w)
         uniform, uw = pilot, np.ones(PLAY_PILOT)
-    if not pa.report:
+    if not pa.report:          # the per-seat lines and the warning are not computed
+        ev.described = False
         return counts, w, ev
     dealt_counts = counts + view.played_by[None]
     ev.describe(pa.policy, preset, int(pa.dealer), list(pa.calls), int(view.seat), dealt_counts, w,

@@ -318,10 +318,13 @@ class SeatView:
             nxt: dict = {}
             for room, rows in states.items():
                 cum, opts = self._choices(i, room)
-                if len(opts) > 1:
+                if len(opts) > 1 and cum[-1] < 2 ** 53:      # the totals exact as float64
                     cum_a = np.asarray(cum, dtype=np.float64)
                     k = np.minimum(np.searchsorted(cum_a, u[rows, i] * cum_a[-1], side="right"),
                                    len(opts) - 1)
+                elif len(opts) > 1:                           # sample()'s exact comparison
+                    k = np.array([min(bisect.bisect_right(cum, x * cum[-1]), len(opts) - 1)
+                                  for x in u[rows, i]], dtype=np.int64)
                 else:
                     k = np.zeros(len(rows), dtype=np.int64)
                 for o in np.unique(k):

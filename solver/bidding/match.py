@@ -438,10 +438,17 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     size = chunk_size or match_chunk_size(preset, (a, b))
     tally = Tally()
-    header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed}}
+    header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed, **_rules(preset)}}
     drive_chunks(play_chunk, lambda lo, hi: ChunkSpec(preset, a, b, seed, lo, hi, options),
                  tally, header, deals, size, jobs, executor, output, resume, progress)
     return tally.result(preset, a, b, seed, jobs)
+
+
+def _rules(preset: Preset) -> dict:
+    """A match header's ``rules``: the table options changed from the named preset's (none
+    for the preset as defined, so older outputs of it still resume)."""
+    ch = preset.changed_options()
+    return {"rules": ch} if ch else {}
 
 
 def drive_chunks(work: Callable, spec: Callable, tally, header: dict, deals: int, size: int,
@@ -526,6 +533,9 @@ def _read_output(path: Path, header: dict, tally: Tally, deals: int) -> None:
                 head = json.loads(first)
             except json.JSONDecodeError:
                 raise MatchError(f"{path}: line 1 is not a match header") from None
+            if not isinstance(head, dict) or "match" not in head:
+                raise MatchError(f"{path}: line 1 is not a match header (an output of an older "
+                                 "build, or another file)")
             if head != header:
                 raise MatchError(f"{path}: holds the match {head.get('match')}, not {header['match']}")
             good = len(first)

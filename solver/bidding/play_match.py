@@ -57,7 +57,7 @@ from ..analysis.par import par
 from ..notation import Position
 from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_winner
 from ..search.solve import first_leader
-from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally
+from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally, _rules
 
 __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
@@ -146,9 +146,10 @@ def play_out(deal, preset: Preset, contract, declaring: str, defending: str,
 
 def _sub(lines, key: str) -> list:
     """The lines as the bidding match's :class:`~.match.Tally` reads them, with ``key`` as
-    the edge (its runs stand in: the play match has no declaring rates)."""
-    run = {"declarer": "N", "made": True}
-    return [{"r1": run, "r2": run, "edge": ln[key]} for ln in lines]
+    the edge (its runs' declarer stands in: in a play match A's side declares run 1 and B's
+    run 2, so the stats read "A declared in run 1", and "set" is the declaring side's)."""
+    return [{"r1": {"declarer": "N", "made": ln["r1"]["made"]},
+             "r2": {"declarer": "N", "made": ln["r2"]["made"]}, "edge": ln[key]} for ln in lines]
 
 
 class PlayTally:
@@ -376,7 +377,7 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
         raise MatchError(f"--samples must be at least 1, got {samples}")
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     tally = PlayTally()
-    header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, "play": True,
+    header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, **_rules(p), "play": True,
                         "contracts": contracts, "samples": samples, "split": bool(split)}}
     drive_chunks(play_chunk, lambda lo, hi: PlaySpec(p, a, b, seed, lo, hi, samples=samples,
                                                      contracts=contracts, split=bool(split)),

@@ -88,13 +88,13 @@ def auction_state(preset: Preset, dealer: int, calls: Sequence[Optional[Bid]]):
     legal actions now (a fresh list).  Remembered per preset, dealer and calls (the auction
     tree of an advice asks the same ones many times).  Raises PolicyError for an illegal call
     or a finished auction."""
-    key = (id(preset), int(dealer), tuple(calls))
+    key = (preset, int(dealer), tuple(calls))
     hit = _STATES.get(key)
-    if hit is None or hit[0] is not preset:
+    if hit is None:
         if len(_STATES) >= _STATES_MAX:
             _STATES.clear()
-        hit = _STATES[key] = (preset, _auction_state(preset, int(dealer), list(calls)))
-    index, high, high_seat, legal = hit[1]
+        hit = _STATES[key] = _auction_state(preset, int(dealer), list(calls))
+    index, high, high_seat, legal = hit
     return index, high, high_seat, list(legal)
 
 

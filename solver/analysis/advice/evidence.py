@@ -258,7 +258,9 @@ class Evidence:
     (rejection control's ``c``), ``seats`` (:class:`SeatInference` per other seat),
     ``per_call`` (for each call heard, ``(seat, call, mean policy probability over uniform
     deals, ε / legal calls)``), ``warning`` (a plain sentence when the auction was unlikely
-    under the model, else None)."""
+    under the model, else None), ``described`` (False where :meth:`describe` was skipped --
+    a play match reads only the card -- so ``seats``, ``per_call`` and ``warning`` say
+    nothing)."""
 
     calls: int
     epsilon: float
@@ -272,6 +274,7 @@ class Evidence:
     seats: list = field(default_factory=list)
     per_call: list = field(default_factory=list)
     warning: Optional[str] = None
+    described: bool = True
 
     def to_json(self) -> dict:
         return {"calls": self.calls, "epsilon": self.epsilon, "candidates": self.candidates,
