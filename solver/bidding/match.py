@@ -60,7 +60,7 @@ from ..rules import BidEuchreError, Preset, Seat, Strain, get_preset
 from .policy import PolicyError, get_policy, policy_names, register_policy
 
 __all__ = ["MatchError", "MatchResult", "PolicyStats", "run_match", "play_chunk", "TablePolicy",
-           "ParPolicy", "AdviceDDPolicy", "ADVICE_DD_SAMPLES", "MAX_DEALS", "match_chunk_size"]
+           "ParPolicy", "AdviceDDPolicy", "ADVICE_DD_SAMPLES", "MAX_DEALS", "match_chunk_size", "rules_header"]
 
 ADVICE_DD_SAMPLES = 24      # sampled deals per call of the advice-dd policy (speed, not strength)
 MAX_DEALS = 10_000_000
@@ -438,13 +438,13 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     size = chunk_size or match_chunk_size(preset, (a, b))
     tally = Tally()
-    header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed, **_rules(preset)}}
+    header = {"match": {"preset": preset.name, "a": a, "b": b, "seed": seed, **rules_header(preset)}}
     drive_chunks(play_chunk, lambda lo, hi: ChunkSpec(preset, a, b, seed, lo, hi, options),
                  tally, header, deals, size, jobs, executor, output, resume, progress)
     return tally.result(preset, a, b, seed, jobs)
 
 
-def _rules(preset: Preset) -> dict:
+def rules_header(preset: Preset) -> dict:
     """A match header's ``rules``: the table options changed from the named preset's (none
     for the preset as defined, so older outputs of it still resume)."""
     ch = preset.changed_options()

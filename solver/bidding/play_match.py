@@ -57,7 +57,7 @@ from ..analysis.par import par
 from ..notation import Position
 from ..rules import Card, Preset, effective_suit, get_preset, rank_order, trick_winner
 from ..search.solve import first_leader
-from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally, _rules
+from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally, rules_header
 
 __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
@@ -377,7 +377,7 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
         raise MatchError(f"--samples must be at least 1, got {samples}")
     jobs = default_jobs() if jobs is None else max(1, int(jobs))
     tally = PlayTally()
-    header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, **_rules(p), "play": True,
+    header = {"match": {"preset": p.name, "a": a, "b": b, "seed": seed, **rules_header(p), "play": True,
                         "contracts": contracts, "samples": samples, "split": bool(split)}}
     drive_chunks(play_chunk, lambda lo, hi: PlaySpec(p, a, b, seed, lo, hi, samples=samples,
                                                      contracts=contracts, split=bool(split)),
