@@ -19,7 +19,8 @@ import signal
 import sys
 from typing import Any
 
-from .common import arm, clear_sigterm, on_alarm, on_sigint, on_sigterm, sigterm_received, unraisable
+from .common import (arm, clear_sigterm, interrupt_raised, interrupted_line, on_alarm, on_sigint, on_sigterm,
+                     sigterm_received, unraisable)
 
 __all__ = ["main", "app", "sigterm_received"]
 
@@ -175,8 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     except SystemExit as exc:      # rich's own broken-pipe exit, a library's sys.exit
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
-        _say("error: " + ("terminated (SIGTERM)" if sigterm_received() else "interrupted") +
-             " before the command finished; nothing more was written")
+        _say("error: " + interrupted_line())
         code = _interrupted_code()
     except BrokenPipeError:
         code = 0
@@ -184,11 +184,15 @@ def main(argv: list[str] | None = None) -> None:
         _say(f"error: {exc.filename}: {exc.strerror or exc}" if exc.filename else f"error: {exc}")
         code = 2
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1, never a traceback
-        if os.environ.get("BIDEUCHRE_TRACEBACK"):
-            raise
-        _say(f"error: internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
-             " (set BIDEUCHRE_TRACEBACK=1 to see where)")
-        code = 1
+        if interrupt_raised():      # the interrupt, turned into a library's own error
+            _say("error: " + interrupted_line())
+            code = _interrupted_code()
+        else:
+            if os.environ.get("BIDEUCHRE_TRACEBACK"):
+                raise
+            _say(f"error: internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+                 " (set BIDEUCHRE_TRACEBACK=1 to see where)")
+            code = 1
     if hasattr(signal, "setitimer") and previous:
         signal.setitimer(signal.ITIMER_REAL, 0)
     if getattr(sys.stdout, "reader_gone", False):

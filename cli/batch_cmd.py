@@ -381,10 +381,10 @@ def batch(
                                      strict=strict, summary=summary,
                                      on_progress=lambda n: progress.advance(task, n),
                                      on_bad_line=bad_line)
-            except KeyboardInterrupt:
-                if output is None:
-                    raise
-                from .common import sigterm_received
+            except (KeyboardInterrupt, Exception) as exc:
+                from .common import interrupt_raised, sigterm_received
+                if output is None or not (isinstance(exc, KeyboardInterrupt) or interrupt_raised()):
+                    raise       # (an error after an interrupt is the interrupt: guard says so)
                 what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
                 raise fail(f"{what}: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None

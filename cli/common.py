@@ -35,6 +35,7 @@ SCHEMA = 1
 
 _SIGTERM = False            # set by on_sigterm
 _ARMED = False              # while a command runs: an interrupt may be raised as KeyboardInterrupt
+_RAISED = False             # an interrupt was raised (or handed to a holding handler) in this run
 
 
 def sigterm_received() -> bool:
@@ -43,9 +44,20 @@ def sigterm_received() -> bool:
 
 
 def clear_sigterm() -> None:
-    """Forget an earlier SIGTERM (a new run of :func:`bideuchre.cli.app.main` in process)."""
-    global _SIGTERM
+    """Forget an earlier SIGTERM or interrupt (a new run of :func:`bideuchre.cli.app.main` in
+    process)."""
+    global _SIGTERM, _RAISED
     _SIGTERM = False
+    _RAISED = False
+
+
+def interrupt_raised() -> bool:
+    """Whether this run raised a Ctrl-C or SIGTERM interrupt into the command.  A library the
+    interrupt lands in may turn it into an error of its own (matplotlib's "Invalid bounding
+    box" from a savefig cut short; "release unlocked lock" from a lock's exit cut short): an
+    error that surfaces after the interrupt is read as the interrupt, never as an internal
+    error."""
+    return _RAISED
 
 
 def arm(on: bool) -> None:
@@ -80,11 +92,13 @@ def _interrupt(frame) -> None:
     the import system's lock cleanup it is lost): then it comes again 5 ms later, until the
     import is done.  Once the command is over it is only recorded (main reports it)."""
     import signal
+    global _RAISED
     if not _ARMED:
         return
     if _importing(frame):
         _again(0.005)
         return
+    _RAISED = True
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler) and handler not in (signal.default_int_handler, on_sigint):
         handler(signal.SIGINT, frame)
@@ -232,10 +246,17 @@ def guard(output: str | None = None) -> Iterator[None]:
     except (BidEuchreError, UnicodeDecodeError) as exc:
         raise fail(error_line(exc)) from None
     except KeyboardInterrupt:
-        what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
-        raise fail(f"{what} before the command finished; nothing more was written", 130) from None
+        raise fail(interrupted_line(), 130) from None
     except Exception as exc:  # noqa: BLE001 - last resort: one line, exit 1
+        if interrupt_raised():      # the interrupt, turned into a library's own error
+            raise fail(interrupted_line(), 130) from None
         raise fail(f"internal error: {type(exc).__name__}: {error_line(exc)}", 1) from None
+
+
+def interrupted_line() -> str:
+    """The line said when Ctrl-C or SIGTERM ends a command before it finished."""
+    what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+    return f"{what} before the command finished; nothing more was written"
 
 
 def error_line(exc: BaseException) -> str:

@@ -361,6 +361,37 @@ def test_sigterm_inside_a_weakref_callback_or_del_is_not_lost():
     assert one_error_line(proc.stderr).startswith("error: terminated (SIGTERM)")
 
 
+def test_sigterm_that_a_library_turns_into_its_own_error_is_still_sigterm(tmp_path):
+    """A SIGTERM that lands inside a library which catches the interrupt and raises its own
+    error (matplotlib's savefig cut short says "ValueError: Invalid bounding box"; a lock's
+    exit cut short, "RuntimeError: release unlocked lock") ended a batch with "internal error"
+    and exit 1.  It is the SIGTERM: exit 143 and its one line, the batch's output whole."""
+    out = tmp_path / "x.jsonl"
+    code = textwrap.dedent(f"""
+        import os, signal, sys
+        import bideuchre.batch.plot as plot
+        def cut_short(obj, path):
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(10**6):      # the handler runs here
+                    pass
+            except KeyboardInterrupt:
+                raise ValueError("Invalid bounding box") from None
+        plot.plot_summary = cut_short
+        from bideuchre.cli.app import main
+        sys.argv[0] = "bideuchre"
+        main()
+    """)
+    proc = subprocess.run([sys.executable, "-c", code, "batch", "--generate", "5", "--seed", "1",
+                           "-o", str(out), "--plot", str(tmp_path / "p.png"), "--jobs", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 143, proc.stderr
+    assert "internal error" not in proc.stderr, proc.stderr
+    tables, line = proc.stderr.split("error: ", 1)      # the summary tables, then the one line
+    assert one_error_line("error: " + line).startswith("error: terminated (SIGTERM)"), proc.stderr
+    assert len(out.read_text().splitlines()) == 5       # the output was whole before the plot
+
+
 def _console_script() -> str:
     """The installed ``bideuchre`` console script (the venv's), else ``python -m``."""
     script = Path(sys.executable).with_name("bideuchre")
