@@ -237,12 +237,16 @@ def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> 
     releases the GIL); the result is in deal order whatever the number of workers."""
     args = (view.deck, int(view.strain), int(view.trick_leader),
             -1 if view.out is None else int(view.out), [int(c) for _, c in view.trick], reps)
-    starts = range(0, counts.shape[0], _CHUNK)
-    if workers > 1 and counts.shape[0] > _CHUNK:
+    n = counts.shape[0]
+    # four chunks a worker at least, so the workers end together (100 double48 deals in
+    # chunks of 32 left one of two threads 64 deals, the other 36)
+    size = max(1, min(_CHUNK, -(-n // (4 * workers)))) if workers > 1 else _CHUNK
+    starts = range(0, n, size)
+    if workers > 1 and n > size:
         with ThreadPoolExecutor(workers) as ex:
-            parts = list(ex.map(lambda a: _card_tricks_chunk(counts[a:a + _CHUNK], *args), starts))
+            parts = list(ex.map(lambda a: _card_tricks_chunk(counts[a:a + size], *args), starts))
     else:
-        parts = [_card_tricks_chunk(counts[a:a + _CHUNK], *args) for a in starts]
+        parts = [_card_tricks_chunk(counts[a:a + size], *args) for a in starts]
     return np.concatenate(parts) if parts else np.empty((0, len(reps)), dtype=np.int16)
 
 
