@@ -162,12 +162,12 @@ def replay_command(
         if epsilon is not None and auction is None:
             raise BadInput("--epsilon goes with --auction (the noise floor of the calls read)")
         rec = load_record(record_file, index)
-        if auction is not None and rec.calls():
+        p, _how = record_preset(rec, preset)
+        p = preset_with_rules(p, rule)
+        if auction is not None and rec.calls() and not _same_calls(rec, auction, p):
             heard = " ".join(f"{s.name} {c}" for s, c in rec.calls())
             err.print(f"note: the record's own auction ({heard}) is not read; --auction {auction!r} "
                       "is the one weighed", highlight=False)
-        p, _how = record_preset(rec, preset)
-        p = preset_with_rules(p, rule)
         an = analyse_record(rec)
         score, why = None, ""
         if rec.declarer is None or not rec.bid:
@@ -195,3 +195,20 @@ def register(app: typer.Typer) -> None:
     app.command("explain")(explain_command)
     app.command("replay", short_help="Replay a recorded hand with the DD value after each card; "
                 "the mistakes, the contract, made or set, and each side's points.")(replay_command)
+
+
+def _same_calls(rec, auction: str, preset) -> bool:
+    """Whether ``auction`` (the --auction text) is the record's own auction, call for call
+    (both read by the auction's parser; the record's calls once its auction is over -- a
+    declarer naming the strain -- are not calls; text that does not parse is not the same)."""
+    from bideuchre.analysis.auction import Auction, format_action
+    try:
+        given = Auction.parse(auction, preset, rec.deal.dealer)
+        own = Auction(preset, rec.deal.dealer)
+        for _, call in rec.calls():
+            if own.is_over:
+                break
+            own.play(call)
+    except Exception:  # noqa: BLE001 - an unreadable text differs; its error comes later
+        return False
+    return [format_action(c) for c in given.actions] == [format_action(c) for c in own.actions]

@@ -217,6 +217,12 @@ def test_replay_single_dummy_reads_the_records_auction():
                                  "--auction", "pass 3 pass pass", "--epsilon", "0.5"])
     assert r.exit_code == 0
     assert "note: the record's own auction (E 2 S 3 W Pass N Pass S 3♣) is not read" in r.output
+    # --auction the record's own (its strain naming after the calls aside; its ladder starts
+    # at 2): no note
+    r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--samples", "20",
+                                 "--auction", "2 3 pass pass", "--rule", "min_bid=2"])
+    assert r.exit_code == 0, r.output
+    assert "note:" not in r.output
     r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--epsilon", "0.5"])
     assert r.exit_code == 2 and "--epsilon goes with --auction" in r.output
 
