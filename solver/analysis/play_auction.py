@@ -35,7 +35,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..rules import Preset, RulesError, Seat, check_seed, parse_seat
-from .advice.evidence import (EPSILON, Evidence, call_weights, mass_quantile, n_eff)
+from .advice.evidence import (EPSILON, Evidence, call_weights, mass_quantile, n_eff,
+                               rejection_control)
 from .auction import Auction, Bid, format_action
 from .sampler import SeatView
 
@@ -160,9 +161,9 @@ def auction_deals(view: SeatView, pa: PlayAuction, preset: Preset, exact: bool,
             dealt += k
             sw += float(w.sum())
             sw2 += float(np.dot(w, w))
-            keep = (w >= c) | (u * c < w)
+            keep, kw = rejection_control(w, u, c)
             kept_c.append(cand[keep])
-            kept_w.append(np.maximum(w[keep], c))
+            kept_w.append(kw)
             got += int(keep.sum())
         counts = np.concatenate(kept_c)[:samples]
         w = np.concatenate(kept_w)[:samples]

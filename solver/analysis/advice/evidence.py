@@ -79,6 +79,15 @@ RESCUE_CANDIDATES = 50_000
 THRESHOLD_QUANTILE = 0.5
 
 
+def rejection_control(w: np.ndarray, u: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rejection control at threshold ``c`` (Liu's; module docstring): a candidate of weight
+    ``w >= c`` is kept as it is, a lighter one with chance ``w / c`` (``u``: its uniform draw
+    on [0, 1)) and then weighs ``c``; the kept deals' weights stay unbiased.  ``w``, ``u``:
+    ``(k,)``.  Returns ``(keep (k,) bool, the kept deals' weights (k',) float64)``."""
+    keep = (w >= c) | (u * c < w)
+    return keep, np.maximum(w[keep], c)
+
+
 def mass_quantile(w: np.ndarray, q: float) -> float:
     """The weight ``c`` such that a share ``q`` of the mass ``Σ w`` lies on deals of weight
     below ``c`` (1.0 when every weight is 0).  With two kinds of deal, a few of weight 1 and
@@ -387,9 +396,8 @@ class CandidateStream:
             self.candidates += w.size
             self._stats.append((float(w.sum()), float(np.dot(w, w))))
             if self.reject:
-                c_ = self.threshold
-                keep = (w >= c_) | (u * c_ < w)
-                c, w = c[keep], np.maximum(w[keep], c_)
+                keep, w = rejection_control(w, u, self.threshold)
+                c = c[keep]
             else:
                 keep = w > 0
                 c, w = c[keep], w[keep]
