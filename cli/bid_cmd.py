@@ -264,7 +264,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
                      deal_labels=labels, max_seconds=max_seconds, others=others,
-                     candidates=candidates, processes=True,
+                     candidates=candidates,
                      **({} if epsilon is None else {"epsilon": epsilon}))
     finally:
         if bar is not None:

@@ -46,37 +46,6 @@ def _parse_known(known, preset: Preset) -> dict:
     return out
 
 
-_FORKED_PLAN = None      # the plan a forked worker solves under (set before the fork)
-
-
-def _pool(workers: int, plan, processes: bool):
-    """``workers`` threads, or (``processes`` and a fork start method) forked processes that
-    inherit ``plan``; they ignore Ctrl-C and end at SIGTERM by the default action (the parent
-    says what was lost)."""
-    global _FORKED_PLAN
-    if processes:
-        import multiprocessing
-        if "fork" in multiprocessing.get_all_start_methods():
-            from concurrent.futures import ProcessPoolExecutor
-            _FORKED_PLAN = plan
-            return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                       initializer=_quiet_worker)
-    return ThreadPoolExecutor(workers)
-
-
-def _quiet_worker() -> None:
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "SIGALRM"):
-        signal.signal(signal.SIGALRM, signal.SIG_IGN)
-
-
-def _draw_forked(start: int, counts, w):
-    """One chunk in a forked worker (:func:`_pool`)."""
-    return solve_advice_chunk(_FORKED_PLAN, start, counts, w)
-
-
 def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            preset: Preset | str = "standard", auction: Sequence | str = (),
            known=None, samples: int | None = None, seed: int = 1, deals: Iterable[Deal] | None = None,
@@ -85,8 +54,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            progress: Callable[[int, int], None] | None = None,
            deal_labels: Sequence[str] | None = None, max_seconds: float | None = None,
            cap: int | None = None, others: str = "model", policy=None,
-           epsilon: float = EPSILON, candidates: int | None = None,
-           processes: bool = False) -> Advice:
+           epsilon: float = EPSILON, candidates: int | None = None) -> Advice:
     """Bid advice for ``hand`` in ``seat`` (see the package docstring for the model).
 
     ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
@@ -106,11 +74,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
 
     ``score``: ``(us, them)`` before this hand, with ``target`` (default the preset's): adds
     the probability of winning the game this hand.  ``workers``: threads for the searches
-    (default: every core this process may use); results do not depend on it.  ``processes``:
-    the workers are processes forked from this one (POSIX only; else threads) -- the model's
-    continuation of the auction and the lone hands' checks are Python and hold the GIL, so
-    threads share one core for them; a process caller only (the ``bid`` command), not a
-    server.  ``exact``:
+    (default: every core this process may use); results do not depend on it.  ``exact``:
     exact EVs for our lone bids even where they cannot be the best.  ``progress(done,
     total)`` is called as deals are solved (``total``: the most deals that may be drawn).
 
@@ -218,6 +182,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             return given[start:start + k], (None if given_w is None else given_w[start:start + k])
         return sampler.deals(start, k), None
 
+    def draw(start: int, counts, w):
+        return solve_advice_chunk(dplan, start, counts, w)
+
     done = [0]
     lock = threading.Lock()
 
@@ -231,12 +198,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     rating = decision = None
     look = 0                             # the next checkpoint
     timed_out = False
-    ex = _pool(workers, dplan, processes) if workers > 1 else None
-    if isinstance(ex, ThreadPoolExecutor) or ex is None:
-        def draw(start: int, counts, w):
-            return solve_advice_chunk(dplan, start, counts, w)
-    else:
-        draw = _draw_forked
+    ex = ThreadPoolExecutor(workers) if workers > 1 else None
     pending: deque = deque()            # futures in index order
     nxt = 0                             # the next deal to submit
     try:
