@@ -382,11 +382,10 @@ def batch(
                                      on_progress=lambda n: progress.advance(task, n),
                                      on_bad_line=bad_line)
             except (KeyboardInterrupt, Exception) as exc:
-                from .common import interrupt_raised, sigterm_received
+                from .common import interrupt_raised, interrupted_what
                 if output is None or not (isinstance(exc, KeyboardInterrupt) or interrupt_raised()):
                     raise       # (an error after an interrupt is the interrupt: guard says so)
-                what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
-                raise fail(f"{what}: {counted(writer.written, 'deal')} of this run saved in {output}; "
+                raise fail(f"{interrupted_what()}: {counted(writer.written, 'deal')} of this run saved in {output}; "
                            f"rerun the same command with{again} --resume to finish", 130) from None
         obj = with_rules(summary.to_json(), p)
         if seed is not None:

@@ -253,10 +253,14 @@ def guard(output: str | None = None) -> Iterator[None]:
         raise fail(f"internal error: {type(exc).__name__}: {error_line(exc)}", 1) from None
 
 
+def interrupted_what() -> str:
+    """How the run was ended: "terminated (SIGTERM)" or "interrupted" (Ctrl-C)."""
+    return "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+
+
 def interrupted_line() -> str:
     """The line said when Ctrl-C or SIGTERM ends a command before it finished."""
-    what = "terminated (SIGTERM)" if sigterm_received() else "interrupted"
-    return f"{what} before the command finished; nothing more was written"
+    return f"{interrupted_what()} before the command finished; nothing more was written"
 
 
 def error_line(exc: BaseException) -> str:

@@ -202,6 +202,9 @@ def _same_calls(rec, auction: str, preset) -> bool:
     (both read by the auction's parser; the record's calls once its auction is over -- a
     declarer naming the strain -- are not calls; text that does not parse is not the same)."""
     from bideuchre.analysis.auction import Auction, format_action
+    from bideuchre.errors import BidEuchreError
+    if rec.deal is None:            # hidden hands: replay says so later
+        return False
     try:
         given = Auction.parse(auction, preset, rec.deal.dealer)
         own = Auction(preset, rec.deal.dealer)
@@ -209,6 +212,6 @@ def _same_calls(rec, auction: str, preset) -> bool:
             if own.is_over:
                 break
             own.play(call)
-    except Exception:  # noqa: BLE001 - an unreadable text differs; its error comes later
+    except BidEuchreError:          # an unreadable auction differs; its error comes later
         return False
     return [format_action(c) for c in given.actions] == [format_action(c) for c in own.actions]

@@ -387,7 +387,7 @@ def test_sigterm_that_a_library_turns_into_its_own_error_is_still_sigterm(tmp_pa
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 143, proc.stderr
     assert "internal error" not in proc.stderr, proc.stderr
-    tables, line = proc.stderr.split("error: ", 1)      # the summary tables, then the one line
+    _tables, line = proc.stderr.split("error: ", 1)     # the summary tables, then the one line
     assert one_error_line("error: " + line).startswith("error: terminated (SIGTERM)"), proc.stderr
     assert len(out.read_text().splitlines()) == 5       # the output was whole before the plot
 

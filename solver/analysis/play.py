@@ -241,7 +241,8 @@ def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> 
     n = counts.shape[0]
     # many small chunks, taken by each thread as it is free, so the threads end together:
     # 100 double48 deals in chunks of 32 left one of two threads 64 deals, the other 36
-    # (an opening lead 3.46 s wall on 2 cores; chunks of 13: 3.31 s; of one deal: 3.13 s)
+    # (the double48 opening lead on 2 cores, medians of 8 interleaved: chunks of 13 3.45 s,
+    # of one deal 3.13 s; benchmarks/RESULTS.md 0.8.1)
     size = max(1, min(_CHUNK, -(-n // (_PER_WORKER * workers)))) if workers > 1 else _CHUNK
     starts = range(0, n, size)
     if workers > 1 and n > size:
