@@ -164,7 +164,7 @@ def replay_command(
         rec = load_record(record_file, index)
         p, _how = record_preset(rec, preset)
         p = preset_with_rules(p, rule)
-        if auction is not None and rec.calls() and not _same_calls(rec, auction, p):
+        if auction is not None and rec.calls() and _own_auction_differs(rec, auction, p):
             heard = " ".join(f"{s.name} {c}" for s, c in rec.calls())
             err.print(f"note: the record's own auction ({heard}) is not read; --auction {auction!r} "
                       "is the one weighed", highlight=False)
@@ -197,21 +197,26 @@ def register(app: typer.Typer) -> None:
                 "the mistakes, the contract, made or set, and each side's points.")(replay_command)
 
 
-def _same_calls(rec, auction: str, preset) -> bool:
-    """Whether ``auction`` (the --auction text) is the record's own auction, call for call
-    (both read by the auction's parser; the record's calls once its auction is over -- a
-    declarer naming the strain -- are not calls; text that does not parse is not the same)."""
+def _own_auction_differs(rec, auction: str, preset) -> bool:
+    """Whether the record's own auction is not ``auction`` (the --auction text), call for call:
+    the note that it is not read is worth saying.  Both are read by the auction's parser; the
+    record's calls once its auction is over (a declarer naming the strain) are not calls.  An
+    --auction that cannot be read needs no note (its own error comes next); a record auction
+    that cannot be read under the preset differs."""
     from bideuchre.analysis.auction import Auction, format_action
     from bideuchre.errors import BidEuchreError
-    if rec.deal is None:            # hidden hands: replay says so later
+    if rec.deal is None:            # hidden hands: replay says so next
         return False
     try:
         given = Auction.parse(auction, preset, rec.deal.dealer)
+    except BidEuchreError:
+        return False
+    try:
         own = Auction(preset, rec.deal.dealer)
         for _, call in rec.calls():
             if own.is_over:
                 break
             own.play(call)
-    except BidEuchreError:          # an unreadable auction differs; its error comes later
-        return False
-    return [format_action(c) for c in given.actions] == [format_action(c) for c in own.actions]
+    except BidEuchreError:
+        return True
+    return [format_action(c) for c in given.actions] != [format_action(c) for c in own.actions]

@@ -19,7 +19,7 @@ def match_cmd(
     preset: str = typer.Option("standard", "--preset", "-p", help="The rules (standard pepper double32 racehorse double48)."),
     deals: int = typer.Option(1000, "--deals", "-n", help="Deals, each played twice with the seats swapped."),
     seed: int = typer.Option(1, "--seed", help="Deal i is a function of the seed and i."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: every core); results do not depend on it."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: every core); results do not depend on it."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="JSON lines, one per deal (calls, contracts, points)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the deals already in --output and play the rest."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Draw the running edge and the edges' histogram (.png/.svg)."),

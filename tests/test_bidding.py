@@ -296,6 +296,8 @@ def test_match_cli():
     assert hi - obj["edge"] == pytest.approx(1.96 * obj["se"])
     r = CliRunner().invoke(app, ["match", "model", "nobody", "--deals", "5"])
     assert r.exit_code == 2 and "unknown policy" in r.output
+    r = CliRunner().invoke(app, ["match", "model", "heuristic", "--deals", "5", "-j", "0"])
+    assert r.exit_code == 2 and "--jobs" in r.output        # no workers is no match
 
 
 def test_remembered_auction_states_and_ladders_are_fresh_lists():

@@ -223,6 +223,10 @@ def test_replay_single_dummy_reads_the_records_auction():
                                  "--auction", "2 3 pass pass", "--rule", "min_bid=2"])
     assert r.exit_code == 0, r.output
     assert "note:" not in r.output
+    # an --auction that cannot be read: its one error line, no note before it
+    r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--samples", "20",
+                                 "--auction", "2 3 pass pass"])
+    assert r.exit_code == 2 and "note:" not in r.output and "off the ladder" in r.output
     r = CliRunner().invoke(app, ["replay", ptn, "--single-dummy", "--epsilon", "0.5"])
     assert r.exit_code == 2 and "--epsilon goes with --auction" in r.output
 
