@@ -657,3 +657,42 @@ def test_best_of_strains_is_the_exact_maximum_whatever_the_order_and_guess():
                 for order in orders:
                     for guess in (-1, 0, int(rng.integers(0, n + 1)), n):
                         assert _best_of_strains(solver, c, strains, seat, n, order, guess) == want
+
+
+@pytest.mark.parametrize("name, k, hand", [
+    ("double32", None, "SA SK HA HA DK CA CA CK"),
+    ("double48", 2, "SA SA SK HA HJ HJ DA DK CA CA CK CQ"),
+])
+def test_laid_down_checks_equal_every_gift_searched(name, k, hand):
+    """The C laid-down check (dominant gifts, sound filters) gives, for every deal, laid-down
+    choice, strain and first leader, exactly "some gift of the partner's cards takes every
+    trick", searched over every distinct gift with no filter (``fixed_tricks`` exact), including
+    choices that are not dominant and leaders other than the lone hand."""
+    from bideuchre.analysis.advice.deal_data import _dominant_choices, _laid_down_made, fixed_tricks
+    from bideuchre.analysis.lone import exchange_order, lone_bids
+
+    preset = PRESETS[name] if k is None else PRESETS[name].with_options(lone_exchange=k)
+    me = int(Seat.E)
+    own = parse_hand(hand)
+    counts = sample_deals(preset, Seat.E, own, samples=10 if k is None else 3, seed=3)
+    rng = random.Random(4)
+    n = preset.tricks
+    checked = made = 0
+    for lb in lone_bids(preset):
+        if not (lb.discard > 0 and exchange_order(preset, lb) == "discard-first"):
+            continue
+        choices = sorted({d for st in preset.strains
+                          for d in _dominant_choices(list(own), int(st), lb.discard, highest=False)})
+        choices += [tuple(sorted(rng.sample(own, lb.discard))) for _ in range(3)]
+        for leader in (me, (me + 1) % 4):
+            got = _laid_down_made(preset, counts, me, leader, lb, choices)
+            assert got.shape == (counts.shape[0], len(choices), len(preset.strains))
+            for i in range(counts.shape[0]):
+                for ci, d in enumerate(choices):
+                    for kk, st in enumerate(preset.strains):
+                        want = fixed_tricks(preset, counts[i], me, leader, lb, int(st), d,
+                                            exact=True) == n
+                        assert bool(got[i, ci, kk]) == want, (lb.name, leader, i, d, st)
+                        checked += 1
+                        made += want
+    assert checked > 300 and 0 < made < checked

@@ -503,6 +503,126 @@ cdef int lone_exact(Ctx* c, Game* g, int guess) noexcept nogil:
     return g.left - ns
 
 
+cdef enum:
+    GIFTS_MAX = 1024     # dominant gifts: at most one per way of spreading k over 4 suits
+
+
+cdef inline int _times(const uint8_t* row, int d, int card) noexcept nogil:
+    cdef int j, n = 0
+    for j in range(d):
+        if row[j] == card:
+            n += 1
+    return n
+
+
+cdef void _spread(const int* vals, const int* cards, const int* start, const int* size, int u,
+                  int left, uint8_t* cur, int depth, uint8_t* gifts, int* ng) noexcept nogil:
+    """Every way of taking ``left`` cards from the tops of effective suits u … 3 (``cards``
+    sorted high → low within each suit's block ``start[u] … start[u] + size[u]``)."""
+    cdef int t, j
+    if left == 0:
+        if ng[0] < GIFTS_MAX:
+            for j in range(depth):
+                gifts[ng[0] * MAXK + j] = <uint8_t>cur[j]
+            ng[0] += 1
+        return
+    if u == 4 or depth + left > MAXK:
+        return
+    t = size[u] if size[u] < left else left
+    while t >= 0:
+        for j in range(t):
+            cur[depth + j] = <uint8_t>cards[start[u] + j]
+        _spread(vals, cards, start, size, u + 1, left - t, cur, depth + t, gifts, ng)
+        t -= 1
+
+
+cdef int dominant_gifts(const uint8_t* p, int strain, int k, uint8_t* gifts) noexcept nogil:
+    """The dominant k-card gifts from the partner's counts ``p``: the top t_u cards of each
+    effective suit u with sum t_u = k (a card twice when both copies are held).  Rows of MAXK
+    in ``gifts``; returns how many (at most GIFTS_MAX: 4 suits give at most C(k+3, 3) ≤ 455
+    for k ≤ 12)."""
+    cdef int vals[24]
+    cdef int cards[24]
+    cdef int start[4]
+    cdef int size[4]
+    cdef int n = 0, u, c, t, i, j, v, w
+    cdef uint8_t cur[24]           # at most k <= MAXK used (depth + t <= k)
+    cdef int ng = 0
+    for u in range(4):
+        start[u] = n
+        size[u] = 0
+        for c in range(24):
+            v = LAY[strain][c]
+            if (v >> 3) == u:
+                for t in range(p[c]):
+                    # insertion, high -> low within the suit's block
+                    j = n
+                    while j > start[u] and vals[j - 1] < v:
+                        vals[j] = vals[j - 1]
+                        cards[j] = cards[j - 1]
+                        j -= 1
+                    vals[j] = v
+                    cards[j] = c
+                    n += 1
+                    size[u] += 1
+    _spread(vals, cards, start, size, 0, k, cur, 0, gifts, &ng)
+    return ng
+
+
+cdef bint no_bad_suit(const uint8_t* f, const uint8_t* o1, const uint8_t* o2,
+                      int strain) noexcept nogil:
+    """No effective suit in which the lone hand ``f`` holds cards and an opponent holds a card
+    strictly higher than the lone hand's top card of it (the lone hand on lead: sound)."""
+    cdef int topf[4]
+    cdef int topo[4]
+    cdef int c, v, u
+    for u in range(4):
+        topf[u] = -1
+        topo[u] = -1
+    for c in range(24):
+        v = LAY[strain][c]
+        u = v >> 3
+        if f[c] and v > topf[u]:
+            topf[u] = v
+        if (o1[c] or o2[c]) and v > topo[u]:
+            topo[u] = v
+    for u in range(4):
+        if topf[u] >= 0 and topf[u] < topo[u]:
+            return 0
+    return 1
+
+
+cdef bint laid_down_takes_all(Ctx* c, Game* g, const uint8_t* deal, const uint8_t* disc, int d,
+                              const uint8_t* gifts, int ng, int k,
+                              long long* searches) noexcept nogil:
+    """Some dominant gift makes the lone hand (dealt hand less ``disc``) take every trick."""
+    cdef int gi, i, lone = g.lone
+    cdef uint8_t* f
+    cdef const uint8_t* o1 = &deal[((lone + 1) & 3) * 24]
+    cdef const uint8_t* o2 = &deal[((lone + 3) & 3) * 24]
+    for i in range(96):
+        g.counts[i] = deal[i]
+    for i in range(24):
+        g.counts[g.out * 24 + i] = 0
+    f = &g.counts[lone * 24]
+    for i in range(d):
+        f[disc[i]] -= 1
+    for gi in range(ng):
+        for i in range(k):
+            f[gifts[gi * MAXK + i]] += 1
+        g.left = 0
+        for i in range(24):
+            g.left += f[i]
+        if ((g.leader != lone or no_bad_suit(f, o1, o2, g.strain))
+                and may_take_all(f, o1, o2, g.strain, g.leader == lone)):
+            searches[0] += 1
+            if lone_can(c, g, g.left):
+                return 1
+        for i in range(k):
+            f[gifts[gi * MAXK + i]] -= 1
+    return 0
+
+
 cdef class LoneSearch:
     """A search context (own transposition table of ``2**tt_bits`` entries) for lone hands.
 
@@ -645,6 +765,62 @@ cdef class LoneSearch:
         finally:
             free(e.cands)
             free(e.table)
+
+
+    def laid_down_all(self, const uint8_t[:, :, ::1] counts, const int[::1] strains, int leader,
+                      int lone, const uint8_t[:, ::1] choices, int give, uint8_t[:, :, ::1] out):
+        """For each deal i, laid-down choice c and strain index k: can the lone seat take every
+        trick with the cards ``choices[c]`` laid down from its hand as dealt and the partner's
+        best gift of ``give`` cards?  Into ``out[i, c, k]`` (1 yes, 0 no).
+
+        ``counts``: ``(S, 4, 24)`` uint8; ``strains``: strain ids; ``choices``: ``(m, d)`` card
+        ids, each row a multiset the lone hand holds (d: the cards laid down; RULES.md §2,
+        discard-first exchanges).  The gifts tried are the dominant ones only (the highest
+        cards of each effective suit the partner holds, one gift per way of spreading ``give``
+        over the suits): a lone hand that takes every trick with a card takes every trick with
+        a higher card of that suit in its place, the lead never changing hands.  Sound filters
+        skip searches that must fail: :func:`may_take_all`, and, with the lone seat on lead, a
+        suit in which an opponent holds a card strictly higher than the final hand's top card
+        of it (the opponent keeps it until the suit is led; of identical cards the first
+        played wins, RULES.md §1).  The same answers as the Python loop over ``plain``
+        (``tests/oracles.py``).  Releases the GIL.  Raises ValueError for bad shapes, a choice
+        the hand lacks or ``give`` out of range."""
+        cdef Py_ssize_t S = counts.shape[0], m = choices.shape[0], K = strains.shape[0]
+        cdef int d = <int>choices.shape[1], i, ci, k, j, st, partner = (lone + 2) & 3
+        cdef Game g
+        cdef uint8_t gifts[GIFTS_MAX * MAXK]
+        cdef int ng
+        if counts.shape[1] != 4 or counts.shape[2] != 24:
+            raise ValueError("counts must be S x 4 x 24")
+        if out.shape[0] != S or out.shape[1] != m or out.shape[2] != K:
+            raise ValueError("out must be S x choices x strains")
+        if give < 0 or give > MAXK or d > MAXK:
+            raise ValueError(f"exchange size out of range 0..{MAXK}")
+        for k in range(K):
+            if strains[k] < 0 or strains[k] > 5:
+                raise ValueError("strain out of range")
+        for i in range(S):
+            _check(counts[i], 0, leader, lone)
+            for ci in range(m):
+                for j in range(d):
+                    if choices[ci, j] > 23:
+                        raise ValueError("card id out of range")
+                for j in range(24):
+                    if _times(&choices[ci, 0], d, j) > counts[i, lone, j]:
+                        raise ValueError(f"choice {ci} lays down a card the lone hand lacks")
+        g.lone = lone
+        g.out = partner
+        g.leader = leader
+        with nogil:
+            for i in range(S):
+                for k in range(K):
+                    st = strains[k]
+                    g.strain = st
+                    ng = dominant_gifts(&counts[i, partner, 0], st, give, gifts)
+                    for ci in range(m):
+                        out[i, ci, k] = laid_down_takes_all(&self.c, &g, &counts[i, 0, 0],
+                                                            &choices[ci, 0], d, gifts, ng, give,
+                                                            &self.searches)
 
 
 cdef int _check(const uint8_t[:, ::1] counts, int strain, int leader, int lone) except -1:

@@ -276,63 +276,19 @@ def fixed_tricks(preset: Preset, c: np.ndarray, seat: int, leader: int, lb, stra
     return best if exact else -1
 
 
-def _suit_tops_of(cards, strain: int) -> list:
-    """The order (+1) of the top card of each effective suit among ``cards`` (0: none)."""
-    es, rv = _ES[strain], _RV[strain]
-    top = [0, 0, 0, 0]
-    for c in cards:
-        if rv[c] > top[es[c]]:
-            top[es[c]] = rv[c]
-    return top
-
-
-def _laid_down_made(preset: Preset, counts: np.ndarray, me: int, leader: int, lb, choices: list,
-                    tops: dict) -> np.ndarray:
+def _laid_down_made(preset: Preset, counts: np.ndarray, me: int, leader: int, lb,
+                    choices: list) -> np.ndarray:
     """``(k, choices, strains)`` bool: with the laid-down cards of each choice and the
     partner's best gift, does our lone hand take every trick?  The same answers as
-    :func:`fixed_tricks` (``exact`` False) for each choice, with the gifts and the suit
-    tops worked out once per deal and strain."""
-    S = counts.shape[0]
-    strains = [int(st) for st in preset.strains]
-    n = preset.tricks
-    partner = (me + 2) % 4
-    out = np.zeros((S, len(choices), len(strains)), dtype=bool)
-    own = _cards_of(counts[0, me])
-    kept = []                           # per choice: the cards kept
-    for d in choices:
-        rest = list(own)
-        for c in d:
-            rest.remove(c)
-        kept.append(rest)
-    ktops = {st: np.array([_suit_tops_of(r, st) for r in kept]) for st in strains}
-    searcher = _lone_searcher(preset)
-    for i in range(S):
-        c = counts[i]
-        pc = _cards_of(c[partner])
-        for k, st in enumerate(strains):
-            gifts = _dominant_choices(pc, st, lb.give, highest=True)
-            tp = tops.get(st)
-            if tp is not None:
-                # the filter of _no_bad_suit for every (choice, gift) at once: the lone hand's
-                # top of each suit is the higher of the kept and the given cards' tops
-                top = np.maximum(ktops[st][:, None, :],
-                                 np.array([_suit_tops_of(g, st) for g in gifts])[None, :, :])
-                fine = ((top == 0) | (top >= tp[i][None, None, :])).all(axis=2)
-            for ci, d in enumerate(choices):
-                base = c.copy()
-                for card in d:
-                    base[me, card] -= 1
-                base[partner] = 0
-                for gi, g in enumerate(gifts):
-                    if tp is not None and not fine[ci, gi]:
-                        continue
-                    fc = base.copy()
-                    for card in g:
-                        fc[me, card] += 1
-                    if searcher.plain(fc, st, leader, me, True)[1]:
-                        out[i, ci, k] = True
-                        break
-    return out
+    :func:`fixed_tricks` (``exact`` False) for each choice, in C over the whole chunk
+    (``LoneSearch.laid_down_all``: the dominant gifts, and the sound filters of
+    :func:`_no_bad_suit` when the lone hand leads and ``may_take_all``)."""
+    strains = np.array([int(st) for st in preset.strains], dtype=np.intc)
+    ch = np.array([[int(c) for c in d] for d in choices], dtype=np.uint8).reshape(len(choices), lb.discard)
+    out = np.zeros((counts.shape[0], len(choices), len(strains)), dtype=np.uint8)
+    _lone_searcher(preset).laid_down_all(np.ascontiguousarray(counts, dtype=np.uint8), strains,
+                                         int(leader), int(me), ch, int(lb.give), out)
+    return out.astype(bool)
 
 
 @dataclass
@@ -508,15 +464,9 @@ def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray,
     fixed: dict = {}
     if plan.fixed:
         me = plan.me
-        opp = [(me + 1) % 4, (me + 3) % 4]
         leader = int(lone_leader(preset, me, plan.dealer))
-        tops = {}
-        if leader == me:            # the filter needs the lone hand on lead
-            for st in strains:
-                t, _ = suit_tops(counts, int(st))
-                tops[int(st)] = np.maximum(t[:, opp[0]], t[:, opp[1]])
         for j, choices in plan.fixed.items():
-            fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices, tops)
+            fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices)
     paths = None
     if plan.others == "model":
         from .table import model_paths, path_tricks
