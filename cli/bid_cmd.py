@@ -115,7 +115,7 @@ def bid_cmd(
     target: Optional[int] = typer.Option(None, "--target", min=1, help="Game target (default: the preset's)."),
     record: Optional[str] = typer.Option(None, "--record", help="Hand-record file (ours or Trickster .ptn) with one known hand."),
     index: Optional[int] = typer.Option(None, "--index", help="Record number in --record (1-based; default 1)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Workers: processes forked from this one, threads where fork is missing (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     others: str = typer.Option("model", "--others", help="How the other seats bid: model (from their own hands, by the bidding model; the calls heard weight the deals) or dd (seeing every hand: the par view, uniform deals)."),
     candidates: Optional[int] = typer.Option(None, "--candidates", min=1, help="With --others model: the most uniform deals drawn to find deals that fit the calls heard (default 100 times the deals wanted)."),
@@ -264,7 +264,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         adv = advise(cards, seat_v, dealer_v, p, auction_v, known_map, samples, seed, deal_list,
                      _parse_score(score), target, workers, exact=exact, progress=progress_cb,
                      deal_labels=labels, max_seconds=max_seconds, others=others,
-                     candidates=candidates,
+                     candidates=candidates, processes=True,
                      **({} if epsilon is None else {"epsilon": epsilon}))
     finally:
         if bar is not None:

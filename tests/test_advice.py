@@ -344,6 +344,16 @@ def test_adaptive_results_do_not_depend_on_workers():
     assert one.to_json() == two.to_json()
 
 
+def test_forked_workers_give_the_same_advice():
+    """``processes=True`` (bid's workers: forked processes, the model's Python off the GIL):
+    the same deals and answer as one thread, with the calls heard weighed and lone bids."""
+    args = ("AQ.AAJ.AQ.Q", "S", "N", "double32")
+    one = advise(*args, auction="pass", seed=2, samples=240, workers=1)
+    forked = advise(*args, auction="pass", seed=2, samples=240, workers=2, processes=True)
+    assert one.samples == forked.samples == 240
+    assert one.to_json() == forked.to_json()
+
+
 def test_max_seconds_stops_and_reports_what_it_has():
     adv = advise("AJ.KQ..JT", "E", "N", "standard", seed=4, max_seconds=1e-6, workers=1)
     assert adv.stopped == "time" and 1 <= adv.samples < 200

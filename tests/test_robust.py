@@ -448,6 +448,42 @@ def test_sigterm_at_many_delays_ends_with_143_and_one_line(tmp_path, command):
     assert seen.get(143, 0) >= 8, seen         # many signals land while the command runs
 
 
+def test_sigterm_to_the_whole_group_during_a_forked_bid_never_hangs(tmp_path):
+    """``bid`` solves on forked workers.  SIGTERM sent to the whole process group (a service
+    manager's stop) at 12 delays over the run: each run ends at once with exit 143 and the one
+    line (or, before the program ran, killed with nothing said; or done, with its output),
+    and every worker is gone with it (the pipes they inherited close: ``communicate``
+    returns).  The workers ignore the signal; the parent kills them."""
+    base = [_console_script()] if _console_script() else [sys.executable, "-m", "bideuchre.cli.app"]
+    args = ["bid", "AQ.AAJ.AQ.Q", "--seat", "S", "--dealer", "N", "-p", "double32",
+            "--auction", "pass", "--samples", "400", "--workers", "2"]
+    start = time.perf_counter()
+    whole = subprocess.run(base + args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    length = time.perf_counter() - start
+    assert whole.returncode == 0 and "recommend" in whole.stdout.lower(), whole.stderr
+    seen = {}
+    for k in range(12):
+        delay = 0.01 + 0.9 * length * k / 11
+        proc = subprocess.Popen(base + args, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        time.sleep(delay)
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        stdout, stderr = proc.communicate(timeout=60)      # a hang fails here
+        what = f"delay {delay:.2f} s: exit {proc.returncode}, stderr {stderr!r}"
+        assert "Exception ignored" not in stderr and "Traceback" not in stderr, what
+        if proc.returncode == 143:
+            assert one_error_line(stderr).startswith("error: terminated (SIGTERM)"), what
+        elif proc.returncode == -signal.SIGTERM:
+            assert stderr == "", what
+        else:
+            assert proc.returncode == 0 and stdout == whole.stdout, what
+        seen[proc.returncode] = seen.get(proc.returncode, 0) + 1
+    assert seen.get(143, 0) >= 6, seen
+
+
 def test_entry_point_is_light():
     code = ("import sys; import bideuchre.cli.app; "
             "print(sorted(m for m in ('typer', 'rich', 'numpy', 'bideuchre.search._search') "

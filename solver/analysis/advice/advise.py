@@ -54,7 +54,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
            progress: Callable[[int, int], None] | None = None,
            deal_labels: Sequence[str] | None = None, max_seconds: float | None = None,
            cap: int | None = None, others: str = "model", policy=None,
-           epsilon: float = EPSILON, candidates: int | None = None) -> Advice:
+           epsilon: float = EPSILON, candidates: int | None = None,
+           processes: bool = False) -> Advice:
     """Bid advice for ``hand`` in ``seat`` (see the package docstring for the model).
 
     ``hand``: cards or hand text (``"AJ.KQ9..JT"``, ``"SA SJ HK ..."``); ``auction``: the
@@ -74,7 +75,10 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
 
     ``score``: ``(us, them)`` before this hand, with ``target`` (default the preset's): adds
     the probability of winning the game this hand.  ``workers``: threads for the searches
-    (default: every core this process may use); results do not depend on it.  ``exact``:
+    (default: every core this process may use); results do not depend on it.  ``processes``:
+    the workers are processes forked from this one (:mod:`.forked`; POSIX only, else threads):
+    the model's continuation of the auction is Python and holds the GIL, so threads share one
+    core for it; for a command-line caller (``bid``), not a server.  ``exact``:
     exact EVs for our lone bids even where they cannot be the best.  ``progress(done,
     total)`` is called as deals are solved (``total``: the most deals that may be drawn).
 
@@ -198,12 +202,21 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     rating = decision = None
     look = 0                             # the next checkpoint
     timed_out = False
-    ex = ThreadPoolExecutor(workers) if workers > 1 else None
+    ex = pool = None
+    if workers > 1 and processes:
+        from .forked import ForkPool, available
+        if available():
+            try:
+                pool = ForkPool(workers, draw, on_done=lambda ch: tick(ch.counts.shape[0]))
+            except OSError:             # no process to be had: threads do the same work
+                pool = None
+    if workers > 1 and pool is None:
+        ex = ThreadPoolExecutor(workers)
     pending: deque = deque()            # futures in index order
     nxt = 0                             # the next deal to submit
     try:
         while data.S < total:
-            if ex is None:
+            if ex is None and pool is None:
                 if deadline is not None and time.monotonic() >= deadline and data.S > 0:
                     timed_out = True
                     break
@@ -226,20 +239,24 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                         total = nxt         # the candidate budget is spent
                         stopped = "budget"
                         break
-                    f = ex.submit(draw, nxt, counts, w)
-                    f.add_done_callback(lambda f: f.cancelled() or f.exception() or tick(f.result().counts.shape[0]))
+                    if pool is not None:
+                        f = pool.submit(nxt, counts, w)
+                    else:
+                        f = ex.submit(draw, nxt, counts, w)
+                        f.add_done_callback(lambda f: f.cancelled() or f.exception() or tick(f.result().counts.shape[0]))
                     pending.append(f)
                     nxt += counts.shape[0]
                 if not pending:
                     break
                 head = pending[0]
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                wait([head], timeout=timeout)
+                waiter = wait if pool is None else pool.wait
+                waiter([head], timeout=timeout)
                 if not head.done():
                     if data.S > 0:
                         timed_out = True
                         break
-                    wait([head])            # nothing solved yet: finish the first chunk
+                    waiter([head])          # nothing solved yet: finish the first chunk
                 pending.popleft()
                 data.append(head.result())
                 # take every chunk already solved, in order
@@ -257,6 +274,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
                 timed_out = True
                 break
     finally:
+        if pool is not None:
+            pool.close()                # kills and reaps the workers, whatever happened
         if ex is not None:
             for f in pending:
                 f.cancel()
