@@ -23,6 +23,19 @@ def _square(x):
     return {"x": x, "sq": x * x, "pid": os.getpid(), "big": bytes(200_000)}
 
 
+class _Odd(Exception):
+    """An exception that pickles but cannot be rebuilt (its __init__ takes two arguments)."""
+
+    def __init__(self, a, b):
+        super().__init__(f"{a} {b}")
+
+
+def _odd(x):
+    if x == 1:
+        raise _Odd(1, 2)
+    return x
+
+
 def _gone(pid: int) -> bool:
     try:
         os.waitpid(pid, os.WNOHANG)
@@ -88,3 +101,11 @@ def test_wait_returns_at_its_timeout_with_the_job_still_pending():
         assert not job.done() and time.monotonic() - start < 1.5
         pids = [p[0] for p in pool._procs]
     assert all(_gone(pid) for pid in pids)     # closed with the job in flight: killed, reaped
+
+
+def test_a_result_that_cannot_be_read_is_its_own_job_s_error_and_the_next_is_not_shifted():
+    with ForkPool(1, _odd) as pool:
+        a, b = pool.submit(1), pool.submit(5)
+        with pytest.raises(TypeError):
+            a.result()
+        assert b.result() == 5

@@ -203,18 +203,18 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     look = 0                             # the next checkpoint
     timed_out = False
     ex = pool = None
-    if workers > 1 and processes:
-        from .forked import ForkPool, available
-        if available():
-            try:
-                pool = ForkPool(workers, draw, on_done=lambda ch: tick(ch.counts.shape[0]))
-            except OSError:             # no process to be had: threads do the same work
-                pool = None
-    if workers > 1 and pool is None:
-        ex = ThreadPoolExecutor(workers)
     pending: deque = deque()            # futures in index order
     nxt = 0                             # the next deal to submit
     try:
+        if workers > 1 and processes:
+            from .forked import ForkPool, available
+            if available():
+                try:
+                    pool = ForkPool(workers, draw, on_done=lambda ch: tick(ch.counts.shape[0]))
+                except OSError:         # no process to be had: threads do the same work
+                    pool = None
+        if workers > 1 and pool is None:
+            ex = ThreadPoolExecutor(workers)
         while data.S < total:
             if ex is None and pool is None:
                 if deadline is not None and time.monotonic() >= deadline and data.S > 0:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import pickle
-import select
+import selectors
 import signal
 import struct
 import sys
@@ -151,15 +151,16 @@ class ForkPool:
         self._fn, self._on_done = fn, on_done
         self._procs: list = []          # [pid, task fd, result fd, deque of jobs in flight]
         self._closed = False
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
         try:
-            for _ in range(workers):
-                self._fork_one()
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+            try:
+                for _ in range(workers):
+                    self._fork_one()
+            finally:                    # a signal held back is delivered here: close() below
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
         except BaseException:
             self.close()
             raise
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def _fork_one(self) -> None:
         t_r, t_w = os.pipe()
@@ -252,12 +253,14 @@ class ForkPool:
         if body is None:
             self._lost(p)
             return
-        state, value = pickle.loads(body)
-        job = p[3].popleft()
-        if job._state == "pending":
-            if state == "ok" and self._on_done is not None:
+        job = p[3].popleft()            # first: whatever follows, this result is this job's
+        try:
+            state, value = pickle.loads(body)
+            if state == "ok" and job._state == "pending" and self._on_done is not None:
                 self._on_done(value)
-            job._finish(state, value)
+        except Exception as exc:        # an exception that cannot be rebuilt here, say
+            state, value = "err", exc
+        job._finish(state, value)
 
     def wait(self, jobs, timeout: Optional[float] = None) -> None:
         """Read results until one of ``jobs`` is done, or ``timeout`` seconds (None: no limit)."""
@@ -267,7 +270,10 @@ class ForkPool:
             if not busy:                # only jobs whose worker is gone: solved in _lost
                 return
             left = None if end is None else max(0.0, end - time.monotonic())
-            ready, _, _ = select.select(list(busy), [], [], left)
+            with selectors.DefaultSelector() as sel:    # poll/epoll: no FD_SETSIZE limit
+                for fd in busy:
+                    sel.register(fd, selectors.EVENT_READ)
+                ready = [key.fd for key, _ in sel.select(left)]
             if not ready:
                 return
             for fd in ready:
