@@ -23,17 +23,19 @@ def _square(x):
     return {"x": x, "sq": x * x, "pid": os.getpid(), "big": bytes(200_000)}
 
 
-class _Odd(Exception):
-    """An exception that pickles but cannot be rebuilt (its __init__ takes two arguments)."""
+def _refuse_to_load():
+    raise TypeError("this result cannot be rebuilt")
 
-    def __init__(self, a, b):
-        super().__init__(f"{a} {b}")
+
+class _Unloadable:
+    """Pickles in the worker; unpickling it in the parent raises TypeError."""
+
+    def __reduce__(self):
+        return (_refuse_to_load, ())
 
 
 def _odd(x):
-    if x == 1:
-        raise _Odd(1, 2)
-    return x
+    return _Unloadable() if x == 1 else x
 
 
 def _gone(pid: int) -> bool:
@@ -106,6 +108,6 @@ def test_wait_returns_at_its_timeout_with_the_job_still_pending():
 def test_a_result_that_cannot_be_read_is_its_own_job_s_error_and_the_next_is_not_shifted():
     with ForkPool(1, _odd) as pool:
         a, b = pool.submit(1), pool.submit(5)
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="cannot be rebuilt"):
             a.result()
         assert b.result() == 5
