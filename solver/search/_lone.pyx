@@ -515,7 +515,7 @@ cdef inline int _times(const uint8_t* row, int d, int card) noexcept nogil:
     return n
 
 
-cdef void _spread(const int* vals, const int* cards, const int* start, const int* size, int u,
+cdef void _spread(const int* cards, const int* start, const int* size, int u,
                   int left, uint8_t* cur, int depth, uint8_t* gifts, int* ng) noexcept nogil:
     """Every way of taking ``left`` cards from the tops of effective suits u … 3 (``cards``
     sorted high → low within each suit's block ``start[u] … start[u] + size[u]``)."""
@@ -532,7 +532,7 @@ cdef void _spread(const int* vals, const int* cards, const int* start, const int
     while t >= 0:
         for j in range(t):
             cur[depth + j] = <uint8_t>cards[start[u] + j]
-        _spread(vals, cards, start, size, u + 1, left - t, cur, depth + t, gifts, ng)
+        _spread(cards, start, size, u + 1, left - t, cur, depth + t, gifts, ng)
         t -= 1
 
 
@@ -565,7 +565,7 @@ cdef int dominant_gifts(const uint8_t* p, int strain, int k, uint8_t* gifts) noe
                     cards[j] = c
                     n += 1
                     size[u] += 1
-    _spread(vals, cards, start, size, 0, k, cur, 0, gifts, &ng)
+    _spread(cards, start, size, 0, k, cur, 0, gifts, &ng)
     return ng
 
 
@@ -782,8 +782,8 @@ cdef class LoneSearch:
         skip searches that must fail: :func:`may_take_all`, and, with the lone seat on lead, a
         suit in which an opponent holds a card strictly higher than the final hand's top card
         of it (the opponent keeps it until the suit is led; of identical cards the first
-        played wins, RULES.md §1).  The same answers as the Python loop over ``plain``
-        (``tests/oracles.py``).  Releases the GIL.  Raises ValueError for bad shapes, a choice
+        played wins, RULES.md §1).  The same answers as ``fixed_tricks`` over every
+        gift (``tests/test_advice.py``).  Releases the GIL.  Raises ValueError for bad shapes, a choice
         the hand lacks or ``give`` out of range."""
         cdef Py_ssize_t S = counts.shape[0], m = choices.shape[0], K = strains.shape[0]
         cdef int d = <int>choices.shape[1], i, ci, k, j, st, partner = (lone + 2) & 3
