@@ -210,7 +210,9 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
             from .forked import ForkPool, available
             if available():
                 try:
-                    pool = ForkPool(workers, draw, on_done=lambda ch: tick(ch.counts.shape[0]))
+                    # no more processes than cores (memory bounded whatever --workers says)
+                    pool = ForkPool(min(workers, default_workers()), draw,
+                                    on_done=lambda ch: tick(ch.counts.shape[0]))
                 except OSError:         # no process to be had: threads do the same work
                     pool = None
         if workers > 1 and pool is None:
