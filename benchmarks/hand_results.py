@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bideuchre.analysis.advice.deal_data import _deal_of, _solver  # noqa: E402
+from bideuchre.analysis.advice.deal_data import _deal_of, _lone_searcher, _solver  # noqa: E402
 from bideuchre.analysis.advice.model import points  # noqa: E402
 from bideuchre.analysis.advice.table import OURS, model_paths, path_tricks  # noqa: E402
 from bideuchre.analysis.auction import ladder  # noqa: E402
@@ -77,7 +77,7 @@ def model_results(preset, deals: int, seed: int):
             paths.declarer, paths.bid, paths.strain, paths.tricks))
         dd = np.full((len(idx), 4, len(preset.strains)), -1, dtype=np.int16)
         path_tricks(paths, preset, dealer, -1, counts, dd, _solver(preset),
-                    lambda i: _deal_of(preset, dealer, counts[i]))
+                    _lone_searcher(preset))
         for i in range(len(idx)):
             if paths.declarer[i, 0] < 0:
                 thrown += 1

@@ -246,6 +246,30 @@ def test_lone_values_from_counts():
                     [r.all for r in expected]
 
 
+@pytest.mark.parametrize("preset", ["standard", "double32"])
+def test_one_bid_valued_alone_is_its_entry_in_lone_results(preset):
+    """The advice values only the lone bid a seat named (``bid_plan`` of that bid alone):
+    each bid's value does not depend on the others valued with it, on random deals, every
+    seat and two strains."""
+    import numpy as np
+    from bideuchre.analysis.lone import bid_plan, bid_values, lone_searcher
+    from bideuchre.search.solve import tt_bits_for
+    p = get_preset(preset)
+    rng = random.Random(f"one-bid-{preset}")
+    searcher = lone_searcher(tt_bits_for(p.deck))
+    for _ in range(4 if preset == "double32" else 10):
+        deal = random_deal(rng, p.deck.name)
+        counts = np.array(deal.counts(), dtype=np.uint8)
+        for seat in Seat:
+            leader = lone_leader(p, seat, deal.dealer)
+            for strain in (Strain.S, Strain.NT):
+                whole = lone_results(deal, p, seat, strain)
+                for lb, expected in zip(lone_bids(p), whole):
+                    got = bid_values(searcher, counts, p, None, seat, strain, leader, False,
+                                     bid_plan(p, [lb]))
+                    assert got == [expected]
+
+
 def test_presets_without_lone_bids_and_bad_input():
     deal = Deal.from_pbn(real_deals(1)[0])
     assert lone_results(deal, "racehorse", "N", "H") == []

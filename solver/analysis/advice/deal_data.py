@@ -44,7 +44,7 @@ from ...notation import Deal
 from ...rules import Preset, Seat, effective_suit, rank_order
 from ...search.solve import get_solver, tt_bits_for
 from ..auction import Auction, legal_actions
-from ..lone import bid_plan, bid_values, exchange_order, lone_bids, lone_leader, lone_results, lone_searcher
+from ..lone import bid_plan, bid_values, exchange_order, lone_bids, lone_leader, lone_searcher
 
 __all__ = ["DealPlan", "DealData", "solve_advice_chunk", "suit_tops", "lone_possible"]
 
@@ -473,7 +473,7 @@ def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray,
         paths = model_paths(plan.policy, preset, plan.dealer, plan.calls, plan.me, counts,
                             plan.score)
         path_tricks(paths, preset, plan.dealer, plan.me, counts, dd, _solver(preset),
-                    lambda i: _deal_of(preset, plan.dealer, counts[i]))
+                    _lone_searcher(preset))
     return AdviceChunk(start, counts, dd, made, fixed, weights, paths)
 
 
@@ -605,7 +605,9 @@ class DealData:
                 t = fixed_tricks(self.preset, self._counts[i], seat, leader, self.lone[j], int(st),
                                  fixed, exact=True)
             else:
-                t = lone_results(self.deal(i), self.preset, seat, st, self.dealer)[j].tricks
+                t = bid_values(_lone_searcher(self.preset), self._counts[i], self.preset, None,
+                               Seat(seat), st, Seat(leader), False,
+                               bid_plan(self.preset, [self.lone[j]]))[0].tricks
             self._lo[i, seat, j, k] = self._hi[i, seat, j, k] = t
 
 

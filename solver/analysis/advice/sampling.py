@@ -53,16 +53,20 @@ class SamplingPlan:
 def sampling_plan(preset: Preset | str) -> SamplingPlan:
     """The :class:`SamplingPlan` of a preset's deck, smaller as a deal costs more to solve:
     single24 up to 10,000 deals in blocks of 200 (chunks of 100); double32 4,000 in blocks of
-    100 (chunks of 20: the lone filters run over a chunk at once); double40 1,000 in blocks of
-    40; double48 500 in blocks of 10."""
+    100 (chunks of 50); double40 1,000 in blocks of 40 (chunks of 10); double48 500 in blocks
+    of 10 (chunks of 10).  A chunk is what one worker solves at once: the lone filters and the
+    later seats' model calls are vectorised over its deals, so a chunk of one double48 deal paid
+    the model's Python ten times over (benchmarks/RESULTS.md § 0.8.3).  The chunk changes only
+    the work, never the answer: the deals depend on their index alone, the stops on whole
+    blocks."""
     hand = get_preset(preset).deck.hand
     if hand <= 6:
         return SamplingPlan(chunk=100, block=200, min_blocks=1, cap=10_000)
     if hand <= 8:
-        return SamplingPlan(chunk=20, block=100, min_blocks=1, cap=4_000)
+        return SamplingPlan(chunk=50, block=100, min_blocks=1, cap=4_000)
     if hand <= 10:
-        return SamplingPlan(chunk=2, block=40, min_blocks=1, cap=1_000)
-    return SamplingPlan(chunk=1, block=10, min_blocks=2, cap=500)
+        return SamplingPlan(chunk=10, block=40, min_blocks=1, cap=1_000)
+    return SamplingPlan(chunk=10, block=10, min_blocks=2, cap=500)
 
 
 def default_samples(preset: Preset | str) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ...rules import Preset, Seat, Strain
 from ..auction import Bid, ladder, legal_actions
-from ..lone import lone_results
+from ..lone import bid_plan, bid_values, lone_leader
 
 __all__ = ["Paths", "model_paths", "path_tricks", "memo_policy", "OURS", "NOBODY"]
 
@@ -152,17 +152,17 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
 
 
 def path_tricks(paths: Paths, preset: Preset, dealer: int, me: int, counts: np.ndarray,
-                dd: np.ndarray, solver, deal_of) -> None:
+                dd: np.ndarray, solver, lone_searcher) -> None:
     """Fill ``paths.tricks`` where another seat declares: number bids from ``dd`` (``(k, 4,
     strains)``, -1 where not solved) or else an exact DD search (one per deal, declarer and
-    strain, shared by the actions), lone bids by :func:`~bideuchre.analysis.lone.lone_results`
-    (the lone hand's exact tricks with its exchange).  ``solver``: the thread's DD search
-    context; ``deal_of(i)``: deal i as a :class:`~bideuchre.notation.Deal` (for lone bids)."""
+    strain, shared by the actions), lone bids by :func:`~bideuchre.analysis.lone.bid_values`
+    for that bid alone (the lone hand's exact tricks with its exchange, RULES.md §2 "Lone bids
+    and card exchanges").  ``solver``: the thread's DD search context; ``lone_searcher``: its
+    lone search context (:func:`~bideuchre.analysis.lone.lone_searcher`)."""
     bids = ladder(preset)
     strains = list(preset.strains)
     n = preset.tricks
     left = preset.first_lead == "left_of_dealer"
-    lone_names = [lb.name for lb in preset.lone_bids]
     cache: dict = {}
     for i, a in zip(*np.nonzero((paths.declarer >= 0) & (paths.declarer != int(me)))):
         i, a = int(i), int(a)
@@ -171,8 +171,9 @@ def path_tricks(paths: Paths, preset: Preset, dealer: int, me: int, counts: np.n
         t = cache.get(key)
         if t is None:
             if b.lone is not None:
-                res = lone_results(deal_of(i), preset, Seat(seat), Strain(st), Seat(dealer))
-                t = int(res[lone_names.index(b.name)].tricks)
+                res = bid_values(lone_searcher, counts[i], preset, None, Seat(seat), Strain(st),
+                                 lone_leader(preset, seat, dealer), False, bid_plan(preset, [b.lone]))
+                t = int(res[0].tricks)
             else:
                 k = strains.index(Strain(st))
                 t = int(dd[i, seat, k])
