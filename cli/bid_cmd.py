@@ -402,8 +402,8 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
                    if adv.game_model else " · P(win): we win the game this hand")
                   if with_win else ""), highlight=False)
     rec = adv.recommend
-    out.print(f"[bold]recommend: {rec.action}{(' ' + _symbol(rec.strain)) if rec.strain else ''}[/bold] "
-              f"(EV {rec.ev:+.2f} ± {rec.se:.2f})")
+    # named as the messages below name actions ("4♣", "5NT", "24 ♥"): the strain once
+    out.print(f"[bold]recommend: {action_label(rec)}[/bold] (EV {rec.ev:+.2f} ± {rec.se:.2f})")
     if adv.close:
         out.print(f"[bold yellow]{adv.close_text()}[/bold yellow]{_stop_text(adv)}")
     elif adv.runner_up is not None and not math.isfinite(adv.difference_se):

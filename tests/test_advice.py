@@ -512,7 +512,7 @@ def test_bid_cli_tables_fit_80_columns():
     for args, words in [(["SA SA SK HK DA CA CK CQ", "--preset", "double32", "--samples", "6"],
                          ["two-card", "one-card", "moonshot", "P(decl)"]),
                         (["AJ.KQ..JT", "--samples", "20", "--score", "25-28"],
-                         ["P(win)", "±best", "NT↓", "recommend: 5 ♣"]),
+                         ["P(win)", "±best", "NT↓", "recommend: 5♣ (EV"]),
                         # double48: 12 levels, the columns of the undecided ones
                         (["AKJ.KQJ.KQJJ.QQ", "--preset", "double48", "--samples", "3"],
                          ["mean", "P≥7", "--json has every level"])]:
@@ -523,6 +523,11 @@ def test_bid_cli_tables_fit_80_columns():
         assert max(len(line) for line in lines) <= 80
         for w in words:
             assert w in res.stdout, w
+        # the recommendation names its strain once, as the messages do ("5♣", "4NT", never
+        # "4NT NT": a double32 bid carries its strain)
+        rec = next(line for line in lines if line.startswith("recommend: "))
+        named = rec.split(" (EV")[0].removeprefix("recommend: ")
+        assert sum(named.count(t) for t in ("♠", "♥", "♦", "♣", "NT")) <= 1, rec
         # strains drawn as in the other tables: the recommended row too (unless a pass)
         if "recommend: pass" not in res.stdout:
             assert any("◀" in line and any(sym in line for sym in "♠♥♦♣") for line in lines)
@@ -706,3 +711,17 @@ def test_laid_down_checks_equal_every_gift_searched(name, k, hand):
                         checked += 1
                         made += want
     assert checked > 300 and 0 < made < checked
+
+
+def test_recommend_line_names_a_double32_bid_with_its_strain_once():
+    """double32 names the strain with the bid ("5NT"): the recommendation reads ``5NT``, as the
+    table's action column and the JSON do, not ``5NT NT``."""
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    args = ["bid", "SA SA SK HK DA CA CK CQ", "-s", "E", "-d", "N", "-p", "double32", "--samples", "100"]
+    obj = json.loads(runner.invoke(app, args + ["--json"]).stdout)
+    assert obj["recommend"] != "pass" and obj["recommend"].endswith(obj["strain"])
+    text = runner.invoke(app, args, env={"COLUMNS": "100"}).stdout
+    rec = next(line for line in text.splitlines() if line.startswith("recommend: "))
+    sym = {"NT": "NT", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}[obj["strain"]]
+    assert rec.startswith(f"recommend: {obj['recommend'][:-len(obj['strain'])]}{sym} (EV"), rec
