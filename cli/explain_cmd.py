@@ -141,7 +141,7 @@ def explain_command(
 
 def replay_command(
     record_file: str = typer.Argument(..., help="Hand record file: our format or Trickster PTN."),
-    index: int = typer.Option(1, "--index", "-k", help="Which record of the file (1-based)."),
+    index: int = typer.Option(1, "--index", "-i", help="Which record of the file (1-based)."),
     preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rules preset for the score (default: the record's, else its deck's: single24 standard)."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),

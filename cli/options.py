@@ -119,7 +119,7 @@ POSITION_OPTIONS = {
     "dealer": (None, ("--dealer", "-d"), "Dealer seat (default: the seat before the colon)"),
     "deck": (None, ("--deck",), "Deck form, overriding the preset's: single24 double32 double40 double48"),
     "record": (None, ("--record",), "Open a hand record instead (ours or Trickster PTN): its deal, strain and play"),
-    "index": (1, ("--index", "-k"), "With --record: which record of the file (1-based)"),
+    "index": (1, ("--index", "-i"), "With --record: which record of the file (1-based)"),
     "trick": (None, ("--trick", "-t"), "With --record: the position before this trick (default: after the recorded play)"),
 }
 

@@ -34,3 +34,26 @@ def test_known_errors_name_the_item_the_seat_or_the_card():
         parse_known(["X=SA"])
     with pytest.raises(NotationError, match="--known e"):
         parse_known(["e:S8"], read=True)
+
+
+def test_a_short_flag_means_one_long_option_in_every_command():
+    """``-k`` was ``--known`` in bid and play but ``--index`` in explain, board and replay: a
+    short flag now names the same long option in every command that has it."""
+    import typer.main
+    from bideuchre.cli.app import app
+    group = typer.main.get_command(app)
+    meaning: dict = {}
+    for name, cmd in group.commands.items():
+        for param in cmd.params:
+            longs = sorted(o for o in param.opts if o.startswith("--"))
+            for short in (o for o in param.opts if not o.startswith("--")):
+                meaning.setdefault(short, {}).setdefault(tuple(longs), []).append(name)
+    clashes = {s: sorted(m) for s, m in meaning.items() if len(m) > 1}
+    # kept on purpose: -j is the parallelism (--jobs of batch and match, --workers of bid and
+    # play), -n the number of deals (--samples, match's --deals), and bid's -s its --seat (bid
+    # has no --strain, so no command reads -s two ways)
+    allowed = {"-j": [("--jobs",), ("--workers",)], "-n": [("--deals",), ("--samples",)],
+               "-s": [("--seat",), ("--strain",)]}
+    assert clashes == allowed, clashes
+    assert not any("-s" in p.opts for p in group.commands["bid"].params if "--strain" in p.opts)
+    assert ("--known",) in meaning["-k"] and ("--index",) in meaning["-i"]

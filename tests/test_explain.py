@@ -292,7 +292,7 @@ def test_cli_replay_json_and_text():
     rec = read_records(path)[2]
     assert [s["card"] for s in obj["steps"]] == [str(c) for c in rec.play]
     assert set(obj["steps"][0]) >= {"card", "seat", "value", "cost"}
-    r = runner.invoke(_app(), ["replay", path, "-k", "3"], env={"COLUMNS": "80"})
+    r = runner.invoke(_app(), ["replay", path, "-i", "3"], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     assert "tricks lost by mistakes" in r.stdout
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
