@@ -8,7 +8,8 @@ traceback.  The Typer ``app`` is built on first use (``from bideuchre.cli.app im
 Exit codes (README "Limits and exit codes"): 0 ok (also when the reader of stdout stops early,
 ``| head``), 1 internal error, 2 bad input (one line on stderr; also an output that cannot be
 written: a closed or full stream, a full disk -- the line names the stream or the file),
-130 interrupted by Ctrl-C (SIGINT), 143 terminated by SIGTERM (both after saying what was lost).
+130 interrupted by Ctrl-C (SIGINT), 143 terminated by SIGTERM, 129 hung up (SIGHUP: the terminal
+closed), each after saying what was lost.
 """
 
 
@@ -19,8 +20,8 @@ import signal
 import sys
 from typing import Any
 
-from .common import (arm, clear_sigterm, interrupt_raised, interrupted_line, on_alarm, on_sigint, on_sigterm,
-                     sigterm_received, unraisable)
+from .common import (arm, clear_sigterm, interrupt_raised, interrupted_line, interrupted_what, on_alarm,
+                     on_sigint, on_sigterm, sigterm_received, terminating_signal, unraisable)
 
 __all__ = ["main", "app", "sigterm_received"]
 
@@ -142,7 +143,7 @@ def _say(message: str) -> None:
 
 
 def _interrupted_code() -> int:
-    return 143 if sigterm_received() else 130
+    return 128 + terminating_signal() if sigterm_received() else 130
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,7 +152,8 @@ def main(argv: list[str] | None = None) -> None:
     Usage errors (a missing argument, an unknown option, a value of the wrong type) are one
     line on stderr with exit code 2, like every other bad input; so is an output that cannot
     be written (the line names the stream or file).  A reader that stops early ends the
-    command quietly with 0; Ctrl-C gives 130 and SIGTERM 143, with one line, never a traceback.
+    command quietly with 0; Ctrl-C gives 130, SIGTERM 143 and SIGHUP 129, with one line, never
+    a traceback.
     """
     code: Any = 0
     clear_sigterm()
@@ -161,6 +163,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             try:
                 for sig, handler in ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint),
+                                     (getattr(signal, "SIGHUP", None), on_sigterm),
                                      (getattr(signal, "SIGALRM", None), on_alarm)):
                     if sig is not None:
                         previous[sig] = signal.signal(sig, handler)
@@ -198,10 +201,10 @@ def main(argv: list[str] | None = None) -> None:
     if getattr(sys.stdout, "reader_gone", False):
         code = 0
     if code == 130 and sigterm_received():
-        code = 143
+        code = _interrupted_code()
     if code == 0 and sigterm_received():    # it came as the command finished: its output is whole
-        _say("error: terminated (SIGTERM) as the command finished; its output is complete")
-        code = 143
+        _say(f"error: {interrupted_what()} as the command finished; its output is complete")
+        code = _interrupted_code()
     if code != 0 and argv is None:
         _drop_output()      # buffered output that cannot be written must not fail at exit
     sys.unraisablehook = hook
@@ -215,6 +218,8 @@ def main(argv: list[str] | None = None) -> None:
         # ignored), the exit code above stands.
         try:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            if hasattr(signal, "SIGHUP"):
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
         except (ValueError, OSError):
             pass
     sys.exit(code)

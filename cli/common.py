@@ -33,13 +33,20 @@ SCHEMA = 1
 # ---------------------------------------------------------------------------------------------
 # Signal state: SIGTERM reads like a Ctrl-C, with exit code 143 instead of 130
 
-_SIGTERM = False            # set by on_sigterm
+_SIGTERM = 0                # the terminating signal's number (SIGTERM, SIGHUP), set by on_sigterm
 _ARMED = False              # while a command runs: an interrupt may be raised as KeyboardInterrupt
 _RAISED = False             # an interrupt was raised (or handed to a holding handler) in this run
 
 
 def sigterm_received() -> bool:
-    """Whether this run was ended by SIGTERM (its interruption reads like a Ctrl-C's)."""
+    """Whether this run was ended by SIGTERM or SIGHUP (its interruption reads like a
+    Ctrl-C's)."""
+    return bool(_SIGTERM)
+
+
+def terminating_signal() -> int:
+    """The number of the signal that ended this run (SIGTERM 15, SIGHUP 1), 0 for none or a
+    Ctrl-C: the exit code is 128 plus it (143, 129)."""
     return _SIGTERM
 
 
@@ -47,7 +54,7 @@ def clear_sigterm() -> None:
     """Forget an earlier SIGTERM or interrupt (a new run of :func:`bideuchre.cli.app.main` in
     process)."""
     global _SIGTERM, _RAISED
-    _SIGTERM = False
+    _SIGTERM = 0
     _RAISED = False
 
 
@@ -67,10 +74,12 @@ def arm(on: bool) -> None:
 
 
 def on_sigterm(signum, frame) -> None:
-    """The SIGTERM handler: the command ends the way Ctrl-C ends it (each command then says
-    what was lost, a batch what it saved); the exit code is 143."""
+    """The SIGTERM and SIGHUP handler (a closed terminal sends SIGHUP): the command ends the
+    way Ctrl-C ends it (each command then says what was lost, a batch what it saved); the
+    exit code is 143 (SIGTERM) or 129 (SIGHUP)."""
     global _SIGTERM
-    _SIGTERM = True
+    if not _SIGTERM:
+        _SIGTERM = int(signum)
     _interrupt(frame)
 
 
@@ -254,8 +263,12 @@ def guard(output: str | None = None) -> Iterator[None]:
 
 
 def interrupted_what() -> str:
-    """How the run was ended: "terminated (SIGTERM)" or "interrupted" (Ctrl-C)."""
-    return "terminated (SIGTERM)" if sigterm_received() else "interrupted"
+    """How the run was ended: "terminated (SIGTERM)", "hung up (SIGHUP)" or "interrupted"
+    (Ctrl-C)."""
+    import signal
+    if not _SIGTERM:
+        return "interrupted"
+    return "hung up (SIGHUP)" if _SIGTERM == getattr(signal, "SIGHUP", -1) else "terminated (SIGTERM)"
 
 
 def interrupted_line() -> str:

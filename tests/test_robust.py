@@ -331,6 +331,16 @@ def test_sigterm_during_bid_says_what_was_lost():
                                            "finished; nothing more was written")
 
 
+def test_sighup_during_bid_says_what_was_lost():
+    """A closed terminal sends SIGHUP: the run ends as for SIGTERM, with its one line, exit
+    129 (it was the default action: killed with no line)."""
+    proc = _signal_during_import("bideuchre.analysis.advice", signal.SIGHUP,
+                                 ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N"])
+    assert proc.returncode == 129, proc.stderr
+    assert one_error_line(proc.stderr) == ("error: hung up (SIGHUP) before the command "
+                                           "finished; nothing more was written")
+
+
 def test_sigterm_inside_a_weakref_callback_or_del_is_not_lost():
     """A signal whose handler runs inside code that Python calls where no exception can
     propagate (a ``__del__``; the import system's module-lock weakref callback is one) was
