@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from bideuchre.notation import counted
-from bideuchre.rules import get_deck, parse_seat
+from bideuchre.rules import Seat, get_deck, parse_seat
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -119,7 +119,14 @@ def summary_tables(s: "B.Summary") -> list["Table"]:
     if "alone" in obj:
         tables.append(_lone_table(obj["alone"], names))
     if "by" in obj:
-        tables += _group_tables(obj["by"], names, obj["declarers"])
+        groups = _group_tables(obj["by"], names, obj["declarers"])
+        named = [Seat(x).name for x in getattr(s.by, "seats", ())]
+        if named and len(obj["declarers"]) == 4:
+            # a --by on S's hand, over the rows of every declarer, is mostly other seats'
+            # results: say so where the numbers are
+            groups[0].caption = (f"rows: every declarer (N E S W), not only {' '.join(named)}; "
+                                 f"--declarer {''.join(named)} for {'their' if len(named) > 1 else 'its'} own results")
+        tables += groups
     return tables
 
 

@@ -316,6 +316,20 @@ def test_summary_by_feature_equals_summaries_of_the_groups(tmp_path):
     assert "By trumps(S, H): make rates" in res.output and "declarer S" in res.output
 
 
+def test_by_on_one_seat_over_every_declarer_says_so(tmp_path):
+    """``--by "trumps(S, H)"`` without ``--declarer`` groups the rows of all four declarers:
+    the group table says so and names the option; with ``--declarer S`` it does not."""
+    assert parse_condition("trumps(S, H) + aces(N)").seats == (0, 2)
+    assert parse_condition("3 + 4").seats == ()
+    for extra, said in (([], True), (["--declarer", "S"], False)):
+        res = run_cli("--generate", "40", "--seed", "2", "-p", "racehorse", "--by", "trumps(S, H)",
+                      *extra, "-o", str(tmp_path / f"o{len(extra)}.jsonl"))
+        assert res.exit_code == 0, res.output
+        text = " ".join(res.output.split())
+        assert ("rows: every declarer (N E S W), not only S; --declarer S for its own results"
+                in text) is said, text[-600:]
+
+
 def test_summary_by_a_condition_groups_no_and_yes():
     s = B.Summary(get_preset("racehorse"), by=parse_condition("aces(N) >= 2"))
     deals = [r.deal for r in gen(50, 6)]

@@ -731,6 +731,12 @@ class Condition:
         functions; a condition that is impossible for other reasons is found by sampling)."""
         return self.kind == "condition" and self.bounds[1] == 0
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats whose cards the expression counts (0..3 for N E S W, sorted): ``(2,)``
+        for ``trumps(S, H)``; ``()`` for an expression of numbers only."""
+        return tuple(sorted({s for c in self._root.calls() for s in c.seats}))
+
     def ranges(self) -> str:
         """The range of every function in the expression: ``trumps(S, H) 0..6, aces(N) 0..4``."""
         seen: dict[str, str] = {}
