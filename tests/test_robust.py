@@ -317,6 +317,32 @@ def _signal_during_import(module: str, sig: int, args: list[str]) -> subprocess.
                           text=True, timeout=300)
 
 
+@pytest.mark.parametrize("sig,code,line", [(signal.SIGINT, 130, "error: interrupted"),
+                                            (signal.SIGTERM, 143, "error: terminated (SIGTERM)")])
+def test_signal_while_the_script_imports_its_helpers_is_held(sig, code, line):
+    """Run as the ``bideuchre`` script, a signal that lands while cli.app imports its helpers
+    (bideuchre.rules, before main() has its handlers) is held and takes effect in main():
+    one line and the exit code, not a KeyboardInterrupt traceback or a silent SIGTERM."""
+    src = textwrap.dedent(f"""
+        import os, signal, sys
+        sys.argv[0] = "/somewhere/bin/bideuchre"
+        class Hook:
+            def find_spec(self, name, path=None, target=None):
+                if name == "bideuchre.rules":
+                    sys.meta_path.remove(self)
+                    os.kill(os.getpid(), {int(sig)})
+                return None
+        sys.meta_path.insert(0, Hook())
+        from bideuchre.cli.app import main
+        main()
+    """)
+    proc = subprocess.run([sys.executable, "-c", src, "solve", D], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
+    assert one_error_line(proc.stderr).startswith(line), proc.stderr
+
+
 def test_ctrl_c_while_starting():
     proc = _signal_during_import("typer", signal.SIGINT, ["solve", D])
     assert proc.returncode == 130, proc.stderr
