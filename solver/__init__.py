@@ -24,7 +24,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.8.2"
+__version__ = "0.8.3"
 
 # public name -> module that defines it (relative to this package)
 _EXPORTS = {
