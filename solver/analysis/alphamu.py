@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import RulesError, effective_suit, next_active, trick_winner
+from ..rules import RulesError, effective_suit, next_active, rank_order
 from ..search.solve import get_solver
 from .explain import card_groups
 from .sampler import SeatView, view_groups
@@ -119,6 +119,13 @@ class _Search:
         self.suit = np.array([int(effective_suit(c, s)) for c in range(24)])
         self.suit_mask = np.array([[self.suit[c] == u for c in range(24)] for u in range(4)])
         self.size = 3 if self.out is not None else 4
+        # plain-Python tables for the per-node work (numpy scalars are slow one at a time)
+        self._suit = [int(x) for x in self.suit]
+        self._order = [int(rank_order(c, s)) for c in range(24)]
+        self._trump = s if s < 4 else -1
+        self._next = [int(next_active(p, self.out)) for p in range(4)]
+        self._others = [x for x in range(4) if x != self.seat and x != self.out]
+        self._groups: dict = {}       # own_groups by (the searcher's cards, the rest, the trick)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _dd(self, idx: np.ndarray, trick: list, leader: int, mine: int, done: int) -> np.ndarray:
@@ -151,25 +158,44 @@ class _Search:
         self.stats.leaves += len(idx)
         return list(out)
 
+    def _winner(self, t: list) -> int:
+        """The seat that wins the complete trick ``t`` ((seat, card) in play order): as
+        :func:`~bideuchre.rules.trick_winner` (RULES.md §1: the highest trump, else the highest
+        card of the suit led; of two identical cards the first played)."""
+        suit, order, trump = self._suit, self._order, self._trump
+        bp, bc = t[0]
+        bs, bo = suit[bc], order[bc]
+        for p, c in t[1:]:
+            s, o = suit[c], order[c]
+            if (s == bs and o > bo) or (s == trump and bs != trump):
+                bp, bs, bo = p, s, o
+        return bp
+
     def _after(self, trick: list, leader: int, p: int, card: int, mine: int, done: int):
         """The state after ``p`` plays ``card``: (trick, leader, to_move, mine, done)."""
         t = trick + [(p, card)]
         if len(t) == self.size:
-            w = t[trick_winner([c for _, c in t], self.st)][0]
+            w = self._winner(t)
             return [], w, w, mine + (w % 2 == self.side), done + 1
-        return t, leader, int(next_active(p, self.out)), mine, done
+        return t, leader, self._next[p], mine, done
 
     def own_groups(self, w: int, trick: list) -> list[list[int]]:
-        """The searcher's legal cards in groups of equivalent ones (the same in every world)."""
+        """The searcher's legal cards in groups of equivalent ones (the same in every world:
+        the searcher's hand is, and so are the cards left elsewhere taken together)."""
         c = self.counts[w]
-        own = [x for x in range(24) if c[self.seat, x]]
-        led = self.suit[trick[0][1]] if trick else None
-        legal = [x for x in own if self.suit[x] == led] if led is not None else []
-        legal = legal or own
-        present = [x for x in range(24) for s in range(4)
-                   if s != self.seat and s != self.out and c[s, x]]
-        present += [x for _, x in trick]
-        return card_groups(legal, present, self.st)
+        own = tuple(c[self.seat].nonzero()[0].tolist())
+        rest = tuple(c[self._others].any(axis=0).nonzero()[0].tolist())
+        played = tuple(x for _, x in trick)
+        key = (own, rest, played)
+        got = self._groups.get(key)
+        if got is None:
+            legal: list = []
+            if trick:
+                led = self._suit[trick[0][1]]
+                legal = [x for x in own if self._suit[x] == led]
+            got = self._groups[key] = card_groups(legal or list(own), list(rest) + list(played),
+                                                  self.st)
+        return got
 
     # -- the search --------------------------------------------------------------------------------
     def front(self, idx: np.ndarray, trick: list, leader: int, to_move: int, mine: int,
@@ -209,11 +235,11 @@ class _Search:
         op = np.maximum if partner else np.minimum
         init = np.int16(-1) if partner else np.int16(self.n + 1)
         acc = [np.full(len(idx), init, dtype=np.int16)]
-        for c in np.flatnonzero(legal.any(axis=0)):
-            pos = np.flatnonzero(legal[:, c])
+        for c in legal.any(axis=0).nonzero()[0].tolist():
+            pos = legal[:, c].nonzero()[0]
             sub = idx[pos]
             counts[sub, to_move, c] -= 1
-            t, ld, nx, mi, dn = self._after(trick, leader, to_move, int(c), mine, done)
+            t, ld, nx, mi, dn = self._after(trick, leader, to_move, c, mine, done)
             f = self.front(sub, t, ld, nx, mi, dn, m)
             counts[sub, to_move, c] += 1
             new = []
