@@ -16,30 +16,9 @@ closed), each after saying what was lost.
 
 import errno
 import os
-import re
 import signal
 import sys
 from typing import Any
-
-# The console script's first lines: a signal from here on is held (recorded) until main() has
-# its own handlers, then sent again, so it ends the command with its one line.  Before, the
-# import of the helpers below (rules, cards: about 35 ms) was Python's default: a
-# KeyboardInterrupt traceback, or SIGTERM killing the process with no line.  Only when run as
-# the ``bideuchre`` script: a program importing this module keeps its own handlers.
-_EARLY: list = []
-
-
-def _hold(signum, frame) -> None:
-    _EARLY.append(signum)
-
-
-if re.search(r"(^|[/\\])bideuchre(-script\.pyw|\.exe)?$", sys.argv[0] if sys.argv else ""):
-    for _sig in ("SIGINT", "SIGTERM", "SIGHUP"):
-        if hasattr(signal, _sig):
-            try:
-                signal.signal(getattr(signal, _sig), _hold)
-            except (ValueError, OSError):
-                pass
 
 from .common import (arm, clear_sigterm, interrupt_raised, interrupted_line, interrupted_what, on_alarm,
                      on_sigint, on_sigterm, sigterm_received, terminating_signal, unraisable)
@@ -192,8 +171,10 @@ def main(argv: list[str] | None = None) -> None:
                 pass
             sys.unraisablehook = unraisable(hook)
             arm(True)
-            if _EARLY:      # a signal held while the script started: it takes effect now
-                os.kill(os.getpid(), _EARLY.pop(0))
+            from bideuchre import pop_held_signal
+            held = pop_held_signal()
+            if held:        # a signal held while the script started: it takes effect now
+                os.kill(os.getpid(), held)
             _standard_streams()
             code = _run(argv)
             sys.stdout.flush()

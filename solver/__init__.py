@@ -21,8 +21,40 @@ Names load on first use (PEP 562), so ``import bideuchre`` and the command line 
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+import sys as _sys
+
+# Run as the ``bideuchre`` script, this is the first of bideuchre's code: from here a Ctrl-C,
+# SIGTERM or SIGHUP is held (recorded) until the command line's main() has its own handlers,
+# which send it again (bideuchre.cli.app), so it ends the command with its one line and exit
+# code instead of a KeyboardInterrupt traceback from an import or a kill with no line.  The
+# builtin ``_signal`` module costs nothing to import.  A program importing bideuchre keeps
+# its own handlers: only the script's name turns this on.
+_HELD: list = []
+if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in (
+        "bideuchre", "bideuchre.exe", "bideuchre-script.py", "bideuchre-script.pyw"):
+    import _signal
+
+    def _hold(signum, frame) -> None:
+        _HELD.append(signum)
+
+    for _name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(_signal, _name):
+            try:
+                _signal.signal(getattr(_signal, _name), _hold)
+            except (ValueError, OSError):
+                pass
+
+
+
+def pop_held_signal() -> int:
+    """For the command line (bideuchre.cli.app): the number of the first signal held while the
+    ``bideuchre`` script started, taken off the list; 0 for none (always 0 when bideuchre was
+    imported by another program)."""
+    return _HELD.pop(0) if _HELD else 0
+
+
+from importlib import import_module  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 __version__ = "0.8.3"
 

@@ -317,18 +317,21 @@ def _signal_during_import(module: str, sig: int, args: list[str]) -> subprocess.
                           text=True, timeout=300)
 
 
+@pytest.mark.parametrize("module", ["bideuchre.cli", "bideuchre.rules"])
 @pytest.mark.parametrize("sig,code,line", [(signal.SIGINT, 130, "error: interrupted"),
-                                            (signal.SIGTERM, 143, "error: terminated (SIGTERM)")])
-def test_signal_while_the_script_imports_its_helpers_is_held(sig, code, line):
-    """Run as the ``bideuchre`` script, a signal that lands while cli.app imports its helpers
-    (bideuchre.rules, before main() has its handlers) is held and takes effect in main():
-    one line and the exit code, not a KeyboardInterrupt traceback or a silent SIGTERM."""
+                                            (signal.SIGTERM, 143, "error: terminated (SIGTERM)"),
+                                            (signal.SIGHUP, 129, "error: hung up (SIGHUP)")])
+def test_signal_while_the_script_imports_its_helpers_is_held(sig, code, line, module):
+    """Run as the ``bideuchre`` script, a signal that lands in bideuchre's first imports (the
+    ``cli`` package right after the top package's first lines; ``rules``, which cli.app's
+    helpers import) is held until main() has its handlers and takes effect there: one line and
+    the exit code, not a KeyboardInterrupt traceback or a silent kill."""
     src = textwrap.dedent(f"""
         import os, signal, sys
         sys.argv[0] = "/somewhere/bin/bideuchre"
         class Hook:
             def find_spec(self, name, path=None, target=None):
-                if name == "bideuchre.rules":
+                if name == {module!r}:
                     sys.meta_path.remove(self)
                     os.kill(os.getpid(), {int(sig)})
                 return None
