@@ -311,7 +311,7 @@ def _build():
 # what the help shows after an option that takes a value (instead of <str>)
 _METAVARS = {"deal": "DEAL", "hand": "HAND", "record_file": "FILE", "input": "FILE",
              "preset": "PRESET", "dealer": "SEAT", "leader": "SEAT", "lone": "SEAT", "seat": "SEAT",
-             "strain": "STRAIN", "deck": "DECK", "played": "CARDS", "known": "SEAT:CARDS",
+             "strain": "STRAIN", "deck": "DECK", "played": "CARDS", "known": "SEAT=CARDS",
              "auction": "CALLS", "score": "US-THEM", "record": "FILE", "deals": "FILE",
              "output": "FILE", "summary_json": "FILE", "fmt": "FORMAT", "dask_scheduler": "ADDRESS",
              "dask": "local", "executor": "KIND", "rule": "KEY=VALUE", "where": "EXPR", "by": "EXPR",

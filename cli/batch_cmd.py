@@ -315,6 +315,10 @@ def batch(
         B.check_output(output, resume, overwrite)
         B.check_distinct_files([("input", None if generate is not None else input), ("--output", output),
                                 ("--summary-json", summary_json), ("--plot", plot)])
+        for option, path in (("--summary-json", summary_json), ("--plot", plot)):
+            # rewritten by --resume (the same run's summary) or --overwrite, else never replaced
+            B.check_new_file(path, option, overwrite or resume,
+                             "--overwrite to replace it (--resume rewrites its run's own)")
         if summary_json and os.path.isdir(summary_json):
             raise B.BatchError(f"--summary-json {summary_json!r} is a directory; give a file name")
         if summary_json and not os.path.isdir(os.path.dirname(os.path.abspath(summary_json))):

@@ -114,7 +114,7 @@ def bid_cmd(
     score: Optional[str] = typer.Option(None, "--score", help="Game score 'US-THEM' before this hand (with --target or the preset's)."),
     target: Optional[int] = typer.Option(None, "--target", min=1, help="Game target (default: the preset's)."),
     record: Optional[str] = typer.Option(None, "--record", help="Hand-record file (ours or Trickster .ptn) with one known hand."),
-    index: Optional[int] = typer.Option(None, "--index", help="Record number in --record (1-based; default 1)."),
+    index: Optional[int] = typer.Option(None, "--index", "-i", help="Record number in --record (1-based; default 1)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Workers: processes forked from this one, threads where fork is missing (default: every core; results do not depend on it)."),
     exact: bool = typer.Option(False, "--exact", help="Exact EVs for our lone bids even where they cannot be the best (slower)."),
     others: str = typer.Option("model", "--others", help="How the other seats bid: model (from their own hands, by the bidding model; the calls heard weight the deals) or dd (seeing every hand: the par view, uniform deals)."),

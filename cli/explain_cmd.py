@@ -167,7 +167,7 @@ def replay_command(
         if auction is not None and rec.calls() and _own_auction_differs(rec, auction, p):
             heard = " ".join(f"{s.name} {c}" for s, c in rec.calls())
             err.print(f"note: the record's own auction ({heard}) is not read; --auction {auction!r} "
-                      "is the one weighed", highlight=False)
+                      "is the one weighed", highlight=False, soft_wrap=True)
         an = analyse_record(rec)
         score, why = None, ""
         if rec.declarer is None or not rec.bid:
@@ -201,7 +201,7 @@ def _own_auction_differs(rec, auction: str, preset) -> bool:
     """Whether the record's own auction is not ``auction`` (the --auction text), call for call:
     the note that it is not read is worth saying.  Both are read by the auction's parser; the
     record's calls once its auction is over (a declarer naming the strain) are not calls.  An
-    --auction that cannot be read needs no note (its own error comes next); a record auction
+    --auction that cannot be read or is not over needs no note (its own error comes next); a record auction
     that cannot be read under the preset differs."""
     from bideuchre.analysis.auction import Auction, format_action
     from bideuchre.errors import BidEuchreError
@@ -210,6 +210,8 @@ def _own_auction_differs(rec, auction: str, preset) -> bool:
     try:
         given = Auction.parse(auction, preset, rec.deal.dealer)
     except BidEuchreError:
+        return False
+    if not given.is_over:           # "not over": its own error comes next, alone
         return False
     try:
         own = Auction(preset, rec.deal.dealer)

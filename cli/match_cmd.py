@@ -54,6 +54,8 @@ def match_cmd(
                                jobs, resume)
         if plot is not None:
             check_plot(plot)
+            from bideuchre.batch import check_new_file
+            check_new_file(plot, "--plot", resume, "--resume to draw its match again")
         res = run_match(a, b, p, deals, seed, jobs=jobs, output=output, resume=resume)
         if plot is not None:
             plot_match(res, plot)

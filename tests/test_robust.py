@@ -8,6 +8,7 @@ where the streams do not matter, in a subprocess where they do (closed descripto
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -615,3 +616,56 @@ def test_generate_errors_name_the_option_that_is_wrong():
         check_generate(-1, 3)
     with pytest.raises(BatchError, match=r"^--seed -2: must not be negative"):
         list(generate_where(5, -2, "single24"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-user findings of 0.8.3: side outputs, devices, one line
+
+def test_summary_json_and_plot_never_replace_an_existing_file_unasked(tmp_path, capsys):
+    """``--summary-json`` and ``--plot`` replaced any existing file silently (only ``-o`` was
+    guarded): now one line and exit 2, the file untouched; ``--overwrite`` replaces it, and a
+    device is always written."""
+    pytest.importorskip("matplotlib")
+    keep = tmp_path / "keep.json"
+    keep.write_text("earlier results\n")
+    png = tmp_path / "keep.png"
+    png.write_text("an earlier figure\n")
+    base = ["batch", "--generate", "4", "--seed", "1"]
+    for opt, path in (("--summary-json", keep), ("--plot", png)):
+        code, _, err = run_main(base + ["-o", str(tmp_path / f"o{opt}.jsonl"), opt, str(path)], capsys)
+        assert code == 2 and one_error_line(err) == (
+            f"error: {opt} {str(path)!r} exists: give another name, or --overwrite to replace it "
+            "(--resume rewrites its run's own)")
+        assert not (tmp_path / f"o{opt}.jsonl").exists()
+    code, _, err = run_main(["match", "model", "heuristic", "-n", "3", "--plot", str(png)], capsys)
+    assert code == 2 and "--plot" in one_error_line(err) and "--resume" in err
+    assert keep.read_text() == "earlier results\n" and png.read_text() == "an earlier figure\n"
+    code, _, _ = run_main(base + ["-o", str(tmp_path / "new.jsonl"), "--summary-json", str(keep),
+                                  "--overwrite"], capsys)
+    assert code == 0 and json.loads(keep.read_text())["deals"] == 4
+    code, _, _ = run_main(base + ["-o", os.devnull, "--summary-json", os.devnull], capsys)
+    assert code == 0
+
+
+def test_match_writes_to_a_device_and_names_a_directory(tmp_path, capsys):
+    """``match -o /dev/null`` failed with "Invalid argument" (a device cannot be synced); a
+    directory was said to exist "(use --resume …)"."""
+    code, out, err = run_main(["match", "model", "heuristic", "-n", "3", "-o", os.devnull, "--json"], capsys)
+    assert code == 0 and json.loads(out)["deals"] == 3, err
+    code, _, err = run_main(["match", "model", "heuristic", "-n", "3", "-o", str(tmp_path)], capsys)
+    assert code == 2 and one_error_line(err) == f"error: {tmp_path}: is a directory; give a file name"
+    code, _, err = run_main(["match", "model", "heuristic", "-n", "3", "-o", os.devnull, "--resume"], capsys)
+    assert code == 2 and "--resume needs a regular file" in one_error_line(err)
+
+
+def test_replay_with_an_unfinished_auction_says_one_line(capsys):
+    """The note that the record's own auction is not read came before the error of an
+    --auction that is not over: two lines.  Now the error alone."""
+    code, _, err = run_main(["replay", str(BASIC), "-i", "3", "--single-dummy", "--auction", "pass pass"],
+                            capsys)
+    assert code == 2 and "is not over" in one_error_line(err)
+
+
+def test_a_bad_strain_in_a_bid_is_quoted_as_typed():
+    with pytest.raises(NotationError, match="unknown strain 'Z'"):
+        parse_bid("5Z", get_preset("double32"))

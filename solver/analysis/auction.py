@@ -148,6 +148,8 @@ def parse_bid(text: str, preset: Preset | str) -> Optional[Bid]:
         raise RulesError(f"bid {shown(raw)} is off the ladder of preset {preset.name!r} "
                          f"(number bids {preset.min_bid}..{preset.top_bid})")
     st_text = m.group(2)
+    if len(key) == len(raw):            # the strain as typed, for the message ('5Z': 'Z')
+        st_text = raw[m.start(2):m.end(2)]
     if preset.strain_named == "with":
         if not st_text:
             raise RulesError(f"bid {shown(raw)}: preset {preset.name!r} names the strain with the bid "

@@ -49,7 +49,7 @@ from .readers import (DEALER_MODES, GEN_BLOCK, MAX_GENERATE, BadLine, Record, Re
                       generate_records, parse_fixed_hands, read_records)
 from .runner import KEEP_BAD, BatchReport, auto_executor, check_analyses, default_chunk_size, run_batch
 from .summary import Summary
-from .writers import (FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_output, open_writer,
+from .writers import (FORMATS, CsvWriter, JsonlWriter, NpzWriter, ParquetWriter, Writer, check_new_file, check_output, open_writer,
                       run_options)
 from .where import MAX_TRIES, WhereBudgetError, check_max_tries, WhereTally, default_max_tries, filter_records, generate_where
 
@@ -57,7 +57,7 @@ __all__ = [
     "BatchError", "Record", "BadLine", "read_records", "generate_records", "parse_fixed_hands",
     "count_input_lines", "ChunkTask", "ChunkResult", "solve_table_chunk", "Summary", "open_writer", "Writer",
     "JsonlWriter", "CsvWriter", "NpzWriter", "ParquetWriter", "run_batch", "BatchReport", "FORMATS", "SCHEMA",
-    "GEN_BLOCK", "default_jobs", "batch_tt_bits", "default_chunk_size", "check_output", "check_run_options", "EXECUTORS",
+    "GEN_BLOCK", "default_jobs", "batch_tt_bits", "default_chunk_size", "check_output", "check_new_file", "check_run_options", "EXECUTORS",
     "check_analyses", "check_generate", "MAX_GENERATE", "KEEP_BAD", "load", "Layout", "auto_executor", "RecordSource",
     "DEALER_MODES", "WhereBudgetError", "WhereTally", "default_max_tries", "filter_records", "generate_where",
     "ResultFileError", "OutputLock", "check_distinct_files", "run_options", "MAX_TRIES", "check_max_tries",

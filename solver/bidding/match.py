@@ -469,12 +469,20 @@ def drive_chunks(work: Callable, spec: Callable, tally, header: dict, deals: int
     fh = None
     if output is not None:
         path = Path(output)
+        if path.is_dir():
+            raise MatchError(f"{path}: is a directory; give a file name")
+        if resume and path.exists() and not path.is_file():
+            raise MatchError(f"{path}: --resume needs a regular file (a device or a pipe holds "
+                             "nothing to continue)")
         if resume and path.exists():
             _read_output(path, header, tally, deals)
         elif path.exists() and path.stat().st_size and not resume:
             raise MatchError(f"{path}: exists (use --resume to continue that match, or another file)")
         fresh = not (resume and path.exists() and path.stat().st_size)
         fh = open(path, "w" if fresh else "a", encoding="utf-8")
+        # each chunk's lines are synced to disk (a crash keeps them); a device or a pipe
+        # (/dev/null, /dev/stdout into a pipe) cannot be synced and need not be
+        fh.sync = path.is_file()
         if fresh:
             fh.write(json.dumps(header) + "\n")
             fh.flush()
@@ -514,7 +522,8 @@ def _take(res: list, tally: Tally, fh, progress, total: int) -> None:
     if fh is not None:
         fh.write("".join(json.dumps(ln) + "\n" for ln in res))
         fh.flush()
-        os.fsync(fh.fileno())
+        if getattr(fh, "sync", True):
+            os.fsync(fh.fileno())
     if progress is not None:
         progress(tally.n, total)
 
