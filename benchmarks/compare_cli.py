@@ -8,7 +8,8 @@ old and new, so both see the same machine load; prints each build's wall times (
 start-up included) with their median and the ratio of the medians (new/old), then whether the
 two outputs (stdout of the first run of each) are the same, and their difference if not.
 ``--pause PGID`` stops that process group (SIGSTOP) for the runs and lets it go on (SIGCONT)
-after, however the runs end: a long job on the same cores (a match) does not disturb them.
+after, however the runs end (Ctrl-C, SIGTERM, SIGHUP): a long job on the same cores (a match)
+does not disturb them.
 Exit code 1 when a run fails.
 """
 
@@ -41,7 +42,13 @@ def main(argv=None) -> int:
     times: dict = {"old": [], "new": []}
     outs: dict = {}
     failed = False
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
     if args.pause is not None:
+        def end(signum, frame):     # SIGTERM, SIGHUP: the finally below lets the group go on
+            raise SystemExit(128 + signum)
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, end)
         os.killpg(args.pause, signal.SIGSTOP)
     try:
         for _ in range(args.runs):

@@ -165,8 +165,12 @@ def main(argv: list[str] | None = None) -> None:
                 for sig, handler in ((signal.SIGTERM, on_sigterm), (signal.SIGINT, on_sigint),
                                      (getattr(signal, "SIGHUP", None), on_sigterm),
                                      (getattr(signal, "SIGALRM", None), on_alarm)):
-                    if sig is not None:
-                        previous[sig] = signal.signal(sig, handler)
+                    # SIGHUP stays ignored when it was (nohup: the command outlives its
+                    # terminal)
+                    if sig is None or (sig == getattr(signal, "SIGHUP", None)
+                                       and signal.getsignal(sig) is signal.SIG_IGN):
+                        continue
+                    previous[sig] = signal.signal(sig, handler)
             except (ValueError, OSError):     # not the main thread (an embedding caller)
                 pass
             sys.unraisablehook = unraisable(hook)
@@ -174,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
             from bideuchre import pop_held_signal
             held = pop_held_signal()
             if held:        # a signal held while the script started: it takes effect now
-                os.kill(os.getpid(), held)
+                signal.raise_signal(held)
             _standard_streams()
             code = _run(argv)
             sys.stdout.flush()

@@ -121,7 +121,7 @@ def summary_tables(s: "B.Summary") -> list["Table"]:
     if "by" in obj:
         groups = _group_tables(obj["by"], names, obj["declarers"])
         named = [Seat(x).name for x in getattr(s.by, "seats", ())]
-        if named and len(obj["declarers"]) == 4:
+        if named and len(named) < 4 and len(obj["declarers"]) == 4:
             # a --by on S's hand, over the rows of every declarer, is mostly other seats'
             # results: say so where the numbers are
             groups[0].caption = (f"rows: every declarer (N E S W), not only {' '.join(named)}; "

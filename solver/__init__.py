@@ -29,9 +29,13 @@ import sys as _sys
 # code instead of a KeyboardInterrupt traceback from an import or a kill with no line.  The
 # builtin ``_signal`` module costs nothing to import.  A program importing bideuchre keeps
 # its own handlers: only the script's name turns this on.
+# SIGHUP stays ignored when the process was started ignoring it (``nohup``: the command
+# outlives its terminal); a multiprocessing worker (spawned with the script's argv) is left
+# alone.
 _HELD: list = []
-if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in (
-        "bideuchre", "bideuchre.exe", "bideuchre-script.py", "bideuchre-script.pyw"):
+if (_sys.argv and "multiprocessing" not in _sys.modules
+        and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in (
+            "bideuchre", "bideuchre.exe", "bideuchre-script.py", "bideuchre-script.pyw")):
     import _signal
 
     def _hold(signum, frame) -> None:
@@ -40,7 +44,8 @@ if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in (
     for _name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(_signal, _name):
             try:
-                _signal.signal(getattr(_signal, _name), _hold)
+                if _name != "SIGHUP" or _signal.getsignal(_signal.SIGHUP) is not _signal.SIG_IGN:
+                    _signal.signal(getattr(_signal, _name), _hold)
             except (ValueError, OSError):
                 pass
 

@@ -725,3 +725,17 @@ def test_recommend_line_names_a_double32_bid_with_its_strain_once():
     rec = next(line for line in text.splitlines() if line.startswith("recommend: "))
     sym = {"NT": "NT", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}[obj["strain"]]
     assert rec.startswith(f"recommend: {obj['recommend'][:-len(obj['strain'])]}{sym} (EV"), rec
+
+
+def test_recommend_line_names_a_lone_bid_apart_from_its_strain():
+    """standard's lone bids are 12 and 24, digits as the number bids are: the recommendation
+    reads ``24 ♥`` (the lone bid, then its strain), not ``24♥``."""
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    args = ["bid", "A.AKQJ.J.", "-s", "N", "-d", "W", "--samples", "200"]
+    obj = json.loads(runner.invoke(app, args + ["--json"]).stdout)
+    lone = [lb.name for lb in PRESETS["standard"].lone_bids]
+    assert obj["recommend"] in lone and obj["strain"] is not None
+    text = runner.invoke(app, args, env={"COLUMNS": "100"}).stdout
+    sym = {"NT": "NT", "NTL": "NT↓", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}[obj["strain"]]
+    assert f"recommend: {obj['recommend']} {sym} (EV" in text, text[-400:]

@@ -347,6 +347,39 @@ def test_signal_while_the_script_imports_its_helpers_is_held(sig, code, line, mo
     assert one_error_line(proc.stderr).startswith(line), proc.stderr
 
 
+def test_nohup_keeps_sighup_ignored():
+    """Under ``nohup`` (SIGHUP ignored when the process starts) the command outlives its
+    terminal: a SIGHUP mid-run changes nothing (exit 0, the whole output), and the script's
+    first lines do not hold it either."""
+    def ignore_hup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from bideuchre.cli.app import main; "
+                             "sys.argv[0] = 'bideuchre'; main()", "bid", "SA SA SK HK DA CA CK CQ",
+                             "-s", "E", "-d", "N", "-p", "double32", "--samples", "600", "--json"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ignore_hup)
+    time.sleep(0.6)
+    proc.send_signal(signal.SIGHUP)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert json.loads(out)["samples"] == 600
+    src = ("import signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
+           "sys.argv[0] = '/somewhere/bin/bideuchre'; import bideuchre; "
+           "print(signal.getsignal(signal.SIGHUP) is signal.SIG_IGN, "
+           "signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)")
+    res = subprocess.run([sys.executable, "-c", src], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.stdout.split() == ["True", "False"], res.stderr
+
+
+def test_a_multiprocessing_worker_with_the_scripts_argv_keeps_its_signals():
+    """A spawned worker gets the parent's argv (``.../bin/bideuchre``); it never runs main(),
+    so bideuchre's import must not hold its signals (a SIGTERM would be swallowed)."""
+    src = ("import multiprocessing, signal, sys; sys.argv[0] = '/somewhere/bin/bideuchre'; "
+           "import bideuchre; print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)")
+    res = subprocess.run([sys.executable, "-c", src], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.stdout.split() == ["True"], res.stderr
+
+
 def test_ctrl_c_while_starting():
     proc = _signal_during_import("typer", signal.SIGINT, ["solve", D])
     assert proc.returncode == 130, proc.stderr

@@ -46,10 +46,12 @@ def check_output(path, resume: bool, overwrite: bool = False) -> None:
 
 def check_new_file(path, option: str, replace: bool, how: str = "--overwrite to replace it") -> None:
     """Raise BatchError when ``path`` (the file of ``option``: ``--summary-json``, ``--plot``)
-    is an existing regular file and ``replace`` is False: an earlier result is never replaced
-    without being asked (the rule of ``--output``; a device such as /dev/null may always be
-    written).  ``how``: the way to ask, for the message."""
-    if not replace and path not in (None, "-") and os.path.isfile(path):
+    is an existing regular file that holds something and ``replace`` is False: an earlier
+    result is never replaced without being asked (the rule of ``--output``; an empty file, as
+    ``mktemp`` makes, and a device such as /dev/null may always be written).  ``how``: the way
+    to ask, for the message."""
+    if (not replace and path not in (None, "-") and os.path.isfile(path)
+            and os.path.getsize(path) > 0):
         raise BatchError(f"{option} {str(path)!r} exists: give another name, or {how}")
 
 

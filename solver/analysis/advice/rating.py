@@ -201,7 +201,8 @@ def rate(data: DealData, auc: Auction, exact: bool = False, score=None, tgt=None
                 p_make = wmean(data.dd[:, me, k] >= a.level)
         st_name = None if best_st is None else Strain(best_st).name
         r = ActionResult(format_action(a), st_name, ev, se, p_make,
-                         wmean(declared) if a is not None else 0.0)
+                         wmean(declared) if a is not None else 0.0,
+                         lone=a is not None and a.lone is not None)
         if i in inexact:
             r.exact = False
             r.ev_max = max(mean_of(oo) for oo in hi[i].values())

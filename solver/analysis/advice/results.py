@@ -31,7 +31,7 @@ class ActionResult:
     this hand, with a score; else None), ``exact`` (False when ``ev`` is the lower end of a
     range ending at ``ev_max``), ``se_vs_best`` (standard error of the per-deal difference to
     the recommended action: the deals are shared, so differences are much surer than the
-    EVs themselves)."""
+    EVs themselves), ``lone`` (a lone bid)."""
 
     action: str
     strain: Optional[str]
@@ -43,6 +43,7 @@ class ActionResult:
     exact: bool = True
     ev_max: Optional[float] = None
     se_vs_best: float = 0.0
+    lone: bool = False
 
     def to_json(self) -> dict:
         d = {"action": self.action, "strain": self.strain, "ev": round(self.ev, 4),
@@ -192,11 +193,14 @@ class Advice:
 
 
 def action_label(r: ActionResult) -> str:
-    """An action as the messages name it: ``"pass"``, ``"6♠"``, ``"24 ♥"`` (a lone bid and
-    its strain), ``"two-card ♣"``."""
+    """An action as the messages name it: ``"pass"``, ``"6♠"`` and ``"5NT"`` (number bids,
+    the strain once), ``"24 ♥"`` (a lone bid and its strain: ``r.lone``, as standard's 12
+    and 24 are digits too), ``"two-card ♣"``."""
     from ...rules import parse_strain
     if r.strain is None:
         return r.action
     sym = parse_strain(r.strain).symbol
+    if r.lone:
+        return f"{r.action} {sym}"
     base = r.action[:-len(r.strain)] if r.action.endswith(r.strain) and r.action[:-len(r.strain)].isdigit() else r.action
     return f"{base}{sym}" if base.isdigit() else f"{base} {sym}"
