@@ -298,11 +298,14 @@ def test_write_records_names_a_full_disk():
 # ---------------------------------------------------------------------------------------------
 # 9. Ctrl-C while starting, SIGTERM while working
 
-def _signal_during_import(module: str, sig: int, args: list[str]) -> subprocess.CompletedProcess:
+def _signal_during_import(module: str, sig: int, args: list[str],
+                          script: bool = False) -> subprocess.CompletedProcess:
     """Run the command with ``sig`` sent to itself as ``module`` starts importing (a real
-    signal, at a known point: no race)."""
+    signal, at a known point: no race).  ``script``: named as the ``bideuchre`` script from
+    the start (bideuchre's first lines hold a signal then), else only once imported."""
     code = textwrap.dedent(f"""
         import os, signal, sys
+        {'sys.argv[0] = "/somewhere/bin/bideuchre"' if script else ''}
         class Hook:
             def find_spec(self, name, path=None, target=None):
                 if name == {module!r}:
@@ -327,21 +330,7 @@ def test_signal_while_the_script_imports_its_helpers_is_held(sig, code, line, mo
     ``cli`` package right after the top package's first lines; ``rules``, which cli.app's
     helpers import) is held until main() has its handlers and takes effect there: one line and
     the exit code, not a KeyboardInterrupt traceback or a silent kill."""
-    src = textwrap.dedent(f"""
-        import os, signal, sys
-        sys.argv[0] = "/somewhere/bin/bideuchre"
-        class Hook:
-            def find_spec(self, name, path=None, target=None):
-                if name == {module!r}:
-                    sys.meta_path.remove(self)
-                    os.kill(os.getpid(), {int(sig)})
-                return None
-        sys.meta_path.insert(0, Hook())
-        from bideuchre.cli.app import main
-        main()
-    """)
-    proc = subprocess.run([sys.executable, "-c", src, "solve", D], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    proc = _signal_during_import(module, sig, ["solve", D], script=True)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == code, (proc.returncode, proc.stderr)
     assert one_error_line(proc.stderr).startswith(line), proc.stderr
