@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import RulesError, effective_suit, next_active, rank_order
+from ..rules import RulesError, effective_suit, next_active, trick_winner
 from ..search.solve import get_solver
 from .explain import card_groups
 from .sampler import SeatView, view_groups
@@ -121,8 +121,6 @@ class _Search:
         self.size = 3 if self.out is not None else 4
         # plain-Python tables for the per-node work (numpy scalars are slow one at a time)
         self._suit = [int(x) for x in self.suit]
-        self._order = [int(rank_order(c, s)) for c in range(24)]
-        self._trump = s if s < 4 else -1
         self._next = [int(next_active(p, self.out)) for p in range(4)]
         self._others = [x for x in range(4) if x != self.seat and x != self.out]
         self._groups: dict = {}       # own_groups by (the searcher's cards, the rest, the trick)
@@ -158,24 +156,11 @@ class _Search:
         self.stats.leaves += len(idx)
         return list(out)
 
-    def _winner(self, t: list) -> int:
-        """The seat that wins the complete trick ``t`` ((seat, card) in play order): as
-        :func:`~bideuchre.rules.trick_winner` (RULES.md §1: the highest trump, else the highest
-        card of the suit led; of two identical cards the first played)."""
-        suit, order, trump = self._suit, self._order, self._trump
-        bp, bc = t[0]
-        bs, bo = suit[bc], order[bc]
-        for p, c in t[1:]:
-            s, o = suit[c], order[c]
-            if (s == bs and o > bo) or (s == trump and bs != trump):
-                bp, bs, bo = p, s, o
-        return bp
-
     def _after(self, trick: list, leader: int, p: int, card: int, mine: int, done: int):
         """The state after ``p`` plays ``card``: (trick, leader, to_move, mine, done)."""
         t = trick + [(p, card)]
         if len(t) == self.size:
-            w = self._winner(t)
+            w = t[trick_winner([c for _, c in t], self.st)][0]
             return [], w, w, mine + (w % 2 == self.side), done + 1
         return t, leader, self._next[p], mine, done
 

@@ -62,7 +62,7 @@ from ..search.solve import first_leader, thread_cached, tt_bits_for
 
 __all__ = ["LoneResult", "LoneTable", "lone_bids", "lone_leader", "exchange_order",
            "lone_results", "lone_table", "can_take_all", "lone_values", "apply_exchange",
-           "lone_searcher", "bid_plan", "bid_values"]
+           "lone_searcher", "bid_plan", "bid_values", "one_bid_tricks"]
 
 _local = threading.local()
 
@@ -312,6 +312,16 @@ def bid_values(searcher, counts: np.ndarray, preset: Preset, bids: Sequence[Lone
         out.append(LoneResult(bid.name, int(t), bool(a), [Card(c) for c in give],
                               [Card(c) for c in disc]))
     return out
+
+
+def one_bid_tricks(searcher, counts: np.ndarray, preset: Preset, bid: LoneBid, seat: int,
+                   strain: int, leader: int) -> int:
+    """The exact tricks of one lone bid (its best exchange), valued alone: what
+    :func:`bid_values` gives it among the preset's bids (each bid is searched on its own).
+    ``counts`` 4 × 24 uint8; ``searcher`` :func:`lone_searcher`'s (RULES.md §2 "Lone bids and
+    card exchanges")."""
+    return bid_values(searcher, counts, preset, None, Seat(seat), Strain(strain), Seat(leader),
+                      False, bid_plan(preset, [bid]))[0].tricks
 
 
 def counts_hand(counts: np.ndarray, seat: int) -> list[Card]:

@@ -44,7 +44,8 @@ from ...notation import Deal
 from ...rules import Preset, Seat, effective_suit, rank_order
 from ...search.solve import get_solver, tt_bits_for
 from ..auction import Auction, legal_actions
-from ..lone import bid_plan, bid_values, exchange_order, lone_bids, lone_leader, lone_searcher
+from ..lone import (bid_plan, bid_values, exchange_order, lone_bids, lone_leader, lone_searcher,
+                    one_bid_tricks)
 
 __all__ = ["DealPlan", "DealData", "solve_advice_chunk", "suit_tops", "lone_possible"]
 
@@ -597,6 +598,7 @@ class DealData:
         st = self.strains[k]
         fixed = self.laid_down.get(self.lone[j].name) if seat == self.me else None
         leader = int(lone_leader(self.preset, seat, self.dealer))
+        searcher = _lone_searcher(self.preset)
         for i in samples:
             i = int(i)
             if self._made[i, seat, j, k] or self._lo[i, seat, j, k] == self._hi[i, seat, j, k]:
@@ -605,9 +607,8 @@ class DealData:
                 t = fixed_tricks(self.preset, self._counts[i], seat, leader, self.lone[j], int(st),
                                  fixed, exact=True)
             else:
-                t = bid_values(_lone_searcher(self.preset), self._counts[i], self.preset, None,
-                               Seat(seat), st, Seat(leader), False,
-                               bid_plan(self.preset, [self.lone[j]]))[0].tricks
+                t = one_bid_tricks(searcher, self._counts[i], self.preset, self.lone[j], seat,
+                                   int(st), leader)
             self._lo[i, seat, j, k] = self._hi[i, seat, j, k] = t
 
 

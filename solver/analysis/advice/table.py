@@ -26,9 +26,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ...rules import Preset, Seat, Strain
+from ...rules import Preset, Strain
 from ..auction import Bid, ladder, legal_actions
-from ..lone import bid_plan, bid_values, lone_leader
+from ..lone import lone_leader, one_bid_tricks
 
 __all__ = ["Paths", "model_paths", "path_tricks", "memo_policy", "OURS", "NOBODY"]
 
@@ -155,9 +155,9 @@ def path_tricks(paths: Paths, preset: Preset, dealer: int, me: int, counts: np.n
                 dd: np.ndarray, solver, lone_searcher) -> None:
     """Fill ``paths.tricks`` where another seat declares: number bids from ``dd`` (``(k, 4,
     strains)``, -1 where not solved) or else an exact DD search (one per deal, declarer and
-    strain, shared by the actions), lone bids by :func:`~bideuchre.analysis.lone.bid_values`
-    for that bid alone (the lone hand's exact tricks with its exchange, RULES.md §2 "Lone bids
-    and card exchanges").  ``solver``: the thread's DD search context; ``lone_searcher``: its
+    strain, shared by the actions), lone bids by :func:`~bideuchre.analysis.lone.one_bid_tricks`
+    (the lone hand's exact tricks with its exchange, RULES.md §2 "Lone bids and card
+    exchanges").  ``solver``: the thread's DD search context; ``lone_searcher``: its
     lone search context (:func:`~bideuchre.analysis.lone.lone_searcher`)."""
     bids = ladder(preset)
     strains = list(preset.strains)
@@ -171,9 +171,8 @@ def path_tricks(paths: Paths, preset: Preset, dealer: int, me: int, counts: np.n
         t = cache.get(key)
         if t is None:
             if b.lone is not None:
-                res = bid_values(lone_searcher, counts[i], preset, None, Seat(seat), Strain(st),
-                                 lone_leader(preset, seat, dealer), False, bid_plan(preset, [b.lone]))
-                t = int(res[0].tricks)
+                t = int(one_bid_tricks(lone_searcher, counts[i], preset, b.lone, seat, st,
+                                       lone_leader(preset, seat, dealer)))
             else:
                 k = strains.index(Strain(st))
                 t = int(dd[i, seat, k])
