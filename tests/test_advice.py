@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from helpers import SOURCES, real_deals
+from helpers import SOURCES, random_deal, real_deals
 from oracles import RULES, bf_actions, bf_bids, bf_leaf, bf_score, lone_values
 from functools import partial
 
@@ -739,3 +739,43 @@ def test_recommend_line_names_a_lone_bid_apart_from_its_strain():
     text = runner.invoke(app, args, env={"COLUMNS": "100"}).stdout
     sym = {"NT": "NT", "NTL": "NT↓", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}[obj["strain"]]
     assert f"recommend: {obj['recommend']} {sym} (EV" in text, text[-400:]
+
+
+@pytest.mark.parametrize("name,seat,dealer,calls,merged", [
+    ("racehorse", 1, 0, [], True), ("double32", 2, 0, ["pass"], True), ("standard", 0, 3, [], True),
+    ("standard", 3, 1, ["3"], False), ("double48", 1, 0, [], True)])
+def test_continuation_asked_once_per_state_equals_once_per_path(name, seat, dealer, calls, merged):
+    """model_paths asks a state-only policy once per (speaker, high bid, its seat): the same
+    paths, bid by bid, as asking it once per path of calls; fewer questions where two paths
+    reach one state (``merged``: on these 40 deals; after a 3 no two do)."""
+    import copy
+    from bideuchre.analysis.advice.table import model_paths
+    from bideuchre.bidding import get_policy
+    p = PRESETS[name]
+    pol = get_policy("model", p)
+    plain = copy.copy(pol)
+    plain.state_only = False
+    deal = np.array(random_deal(random.Random(7), p.deck.name).counts())
+    own = [c for c in range(24) for _ in range(int(deal[seat, c]))]
+    counts = sample_deals(p, seat, own, samples=40, seed=11)
+    acts = [parse_bid(c, p) if c != "pass" else None for c in calls]
+    asked = {"n": 0}
+
+    def counting(policy):
+        inner = policy.choose
+
+        def choose(*a, **k):
+            asked["n"] += 1
+            return inner(*a, **k)
+        policy.choose = choose          # an instance attribute: kept by memo_policy's copy
+        return policy
+
+    got = model_paths(counting(pol), p, dealer, acts, seat, counts)
+    n_state = asked["n"]
+    asked["n"] = 0
+    want = model_paths(counting(plain), p, dealer, acts, seat, counts)
+    n_path = asked["n"]
+    for f in ("declarer", "bid", "strain", "tricks"):
+        assert np.array_equal(getattr(got, f), getattr(want, f)), f
+    assert (got.declarer >= 0).any() and (got.declarer != seat).any()
+    assert (n_state < n_path) if merged else (n_state == n_path)

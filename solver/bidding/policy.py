@@ -120,6 +120,12 @@ class BidPolicy:
 
     name = "policy"
     deterministic = False
+    #: True when :meth:`call_probs` and :meth:`choose` read ``calls`` only through
+    #: :func:`auction_state` (the speaker's index, the high bid and its seat): callers may then
+    #: reuse one answer for every auction that reaches the same state with the same hands
+    #: (:func:`bideuchre.analysis.advice.table.model_paths`).  A subclass that reads more of
+    #: the calls must set it False.
+    state_only = False
 
     def __init__(self, preset: Preset | str):
         self.preset = get_preset(preset)
@@ -194,6 +200,7 @@ class HeuristicPolicy(BidPolicy):
 
     name = "heuristic"
     deterministic = True
+    state_only = True
 
     def choose(self, hands, seat, dealer, calls, score=None):
         index, high, high_seat, legal = self._check(seat, dealer, calls)
@@ -246,6 +253,7 @@ class ModelPolicy(BidPolicy):
     """The best expected hand result under the trick model (module docstring)."""
 
     name = "model"
+    state_only = True
 
     def __init__(self, preset: Preset | str, temperature: float = TEMPERATURE, model: TrickModel | None = None):
         super().__init__(preset)

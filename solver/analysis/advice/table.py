@@ -13,7 +13,9 @@ add noise to every action's EV.
 Vectorised over the deals: at each later speaker the deals are grouped by the calls so far
 (their number is small: one group per distinct path), and the policy is asked once per
 group — with every deal's hand of that seat, the same array each time, and the group's rows
-read from its answer: a policy whose hand-only part is a trick model
+read from its answer; a policy that reads the calls only through the auction's state
+(``BidPolicy.state_only``: the speaker, the high bid and its seat) is asked once per state,
+however many paths reach it; a policy whose hand-only part is a trick model
 (:class:`~bideuchre.bidding.ModelPolicy`) gets it computed once per seat and chunk
 (:func:`memo_policy`).  When our seat declares, its strain is ours to fix across the deals (as with the
 all-seeing table, :mod:`.rating` picks it by the mean); so the paths record "ours" and the
@@ -112,6 +114,7 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
     acts = legal_actions(preset, bids, i0, high)
     k = counts.shape[0]
     paths = Paths(k, len(acts))
+    memo: Optional[dict] = {} if getattr(policy, "state_only", False) else None
 
     def finish(a: int, rows: np.ndarray, hi: Optional[Bid], hseat: Optional[int]) -> None:
         if hi is None:
@@ -131,9 +134,17 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
             finish(a, rows, hi, hseat)
             return
         seat = (int(dealer) + 1 + i) % 4
-        got, idx = policy.choose(H[seat], seat, int(dealer), list(sofar), score)
-        got = list(got)
-        idx = np.asarray(idx)[rows]
+        # a state-only policy answers every path to the same (speaker, high bid, its seat)
+        # alike, and always over all k deals' hands of the seat: asked once per state
+        key = (i, hi, hseat) if memo is not None else None
+        hit = None if key is None else memo.get(key)
+        if hit is None:
+            got, idx = policy.choose(H[seat], seat, int(dealer), list(sofar), score)
+            hit = (list(got), np.asarray(idx))
+            if key is not None:
+                memo[key] = hit
+        got = hit[0]
+        idx = hit[1][rows]
         for j in np.unique(idx).tolist():
             act = got[j]
             sub = rows[idx == j]
