@@ -431,7 +431,21 @@ def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray,
     S = counts.shape[0]
     strains = list(preset.strains)
     L, K = len(plan.lone), len(strains)
-    dd = _dd_chunk(plan, counts)
+    paths = None
+    if plan.others == "model":
+        # deal by deal: our table, then the other declarers' searches of the same deal, while
+        # the transposition table still holds the deal's positions (they are keyed by strain
+        # and the seat out, not by who led; only the work changes)
+        from .table import model_paths, path_tricks
+        paths = model_paths(plan.policy, preset, plan.dealer, plan.calls, plan.me, counts,
+                            plan.score)
+        dd = np.empty((S, 4, K), dtype=np.int16)
+        solver, lone_s = _solver(preset), _lone_searcher(preset)
+        for i in range(S):
+            dd[i:i + 1] = _dd_chunk(plan, counts[i:i + 1])
+            path_tricks(paths, preset, plan.dealer, plan.me, counts, dd, solver, lone_s, rows=(i,))
+    else:
+        dd = _dd_chunk(plan, counts)
     made = np.zeros((S, 4, L, K), dtype=bool)
     if L:
         searcher = _lone_searcher(preset)
@@ -468,13 +482,6 @@ def solve_advice_chunk(plan: DealPlan, start: int, counts: np.ndarray,
         leader = int(lone_leader(preset, me, plan.dealer))
         for j, choices in plan.fixed.items():
             fixed[j] = _laid_down_made(preset, counts, me, leader, plan.lone[j], choices)
-    paths = None
-    if plan.others == "model":
-        from .table import model_paths, path_tricks
-        paths = model_paths(plan.policy, preset, plan.dealer, plan.calls, plan.me, counts,
-                            plan.score)
-        path_tricks(paths, preset, plan.dealer, plan.me, counts, dd, _solver(preset),
-                    _lone_searcher(preset))
     return AdviceChunk(start, counts, dd, made, fixed, weights, paths)
 
 

@@ -163,19 +163,25 @@ def model_paths(policy, preset: Preset, dealer: int, calls: Sequence, me: int,
 
 
 def path_tricks(paths: Paths, preset: Preset, dealer: int, me: int, counts: np.ndarray,
-                dd: np.ndarray, solver, lone_searcher) -> None:
+                dd: np.ndarray, solver, lone_searcher, rows: Optional[Sequence[int]] = None) -> None:
     """Fill ``paths.tricks`` where another seat declares: number bids from ``dd`` (``(k, 4,
     strains)``, -1 where not solved) or else an exact DD search (one per deal, declarer and
     strain, shared by the actions), lone bids by :func:`~bideuchre.analysis.lone.one_bid_tricks`
     (the lone hand's exact tricks with its exchange, RULES.md §2 "Lone bids and card
     exchanges").  ``solver``: the thread's DD search context; ``lone_searcher``: its
-    lone search context (:func:`~bideuchre.analysis.lone.lone_searcher`)."""
+    lone search context (:func:`~bideuchre.analysis.lone.lone_searcher`); ``rows``: only these
+    deals (None: all)."""
     bids = ladder(preset)
     strains = list(preset.strains)
     n = preset.tricks
     left = preset.first_lead == "left_of_dealer"
     cache: dict = {}
-    for i, a in zip(*np.nonzero((paths.declarer >= 0) & (paths.declarer != int(me)))):
+    other = (paths.declarer >= 0) & (paths.declarer != int(me))
+    if rows is not None:
+        keep = np.zeros(other.shape[0], dtype=bool)
+        keep[list(rows)] = True
+        other &= keep[:, None]
+    for i, a in zip(*np.nonzero(other)):
         i, a = int(i), int(a)
         seat, b, st = int(paths.declarer[i, a]), bids[int(paths.bid[i, a])], int(paths.strain[i, a])
         key = (i, seat, st, b.lone is not None and b.name)
