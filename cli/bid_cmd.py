@@ -382,7 +382,12 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
     out.print(f"[bold]Actions[/bold]: expected hand result (our points − theirs), {rest}; "
               "±best: standard error of the difference to the best")
     act = simple_table()
-    for col in ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)"):
+    # where the strain is named with the bid (double32, double48) the action carries it
+    # ("8♠", "two-card ♣"): no strain column to say it twice
+    named_with = adv.preset.strain_named == "with"
+    cols = ("action", "EV", "± se", "±best", "P(make)", "P(decl)") if named_with else \
+        ("action", "strain", "EV", "± se", "±best", "P(make)", "P(decl)")
+    for col in cols:
         act.add_column(col, justify="left" if col in ("action", "strain") else "right",
                        no_wrap=True)
     with_win = adv.score is not None and adv.best_for_game is not None
@@ -390,7 +395,8 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
         act.add_column("P(win)", justify="right", no_wrap=True)
     for r in adv.actions:
         mark = " ◀" if r is adv.recommend else ""
-        row = [r.action + mark, _symbol(r.strain), _ev_text(r), f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
+        lead = [action_label(r) + mark] if named_with else [r.action + mark, _symbol(r.strain)]
+        row = [*lead, _ev_text(r), f"{r.se:.2f}", f"{r.se_vs_best:.2f}",
                "" if r.p_make is None else f"{r.p_make:.2f}", f"{r.p_declare:.2f}"]
         if with_win:
             row.append(f"{r.p_win:.3f}")

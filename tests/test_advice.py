@@ -531,6 +531,12 @@ def test_bid_cli_tables_fit_80_columns():
         # strains drawn as in the other tables: the recommended row too (unless a pass)
         if "recommend: pass" not in res.stdout:
             assert any("◀" in line and any(sym in line for sym in "♠♥♦♣") for line in lines)
+        # double32 and double48 name the strain with the bid: an action row says it once
+        # ("3♠", never "3S  ♠")
+        if "--preset" in args:
+            import re
+            assert any(re.match(r"^\s*3♠\s", line) for line in lines)
+            assert not any(re.match(r"^\s*\d+(S|H|D|C|NT\s+NT)\b", line) for line in lines)
         # no cell cut short: an ellipsis only inside EV ranges (digits on both sides)
         for line in lines:
             for i, ch in enumerate(line):
