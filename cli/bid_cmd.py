@@ -197,6 +197,7 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
              record, index, workers, exact=False, json_out, max_seconds=None, rule=(), deck=None,
              others="model", epsilon=None, candidates=None) -> None:
     from bideuchre.analysis.advice import MAX_SAMPLES, advise, default_samples
+    from bideuchre.analysis.advice.advise import MAX_SECONDS
     from bideuchre.rules import check_seed
     from bideuchre.notation import parse_hand
 
@@ -230,8 +231,8 @@ def _run_bid(*, hand, seat, dealer, preset, auction, known, samples, seed, deals
         raise BadInput(f"--epsilon {epsilon}: the noise floor must be 0 to 1")
     if samples is not None and not 1 <= samples <= MAX_SAMPLES:
         raise BadInput(f"--samples {samples}: must be 1 to {MAX_SAMPLES:,} (the most deals one advice rates)")
-    if max_seconds is not None and not max_seconds > 0:
-        raise BadInput(f"--max-seconds {max_seconds}: must be more than 0")
+    if max_seconds is not None and not 0 < max_seconds <= MAX_SECONDS:
+        raise BadInput(f"--max-seconds {max_seconds}: must be more than 0 and at most {MAX_SECONDS:,}")
     deal_list = labels = None
     if deals is not None:
         deal_list, labels = [], []

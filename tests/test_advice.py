@@ -442,6 +442,19 @@ def test_bad_input():
         advise("AJ.KQ..JT", "E", "N", "standard", known={"W": "SA"})  # SA is in the hand
     with pytest.raises(BidEuchreError, match="the hand holds SA 2 times; the single24 deck has one"):
         advise("AA.J.Q.A9", "E", "N", "standard")
+    for bad in (0, -1, float("nan"), float("inf"), 1e7, 1e300):   # inf, 1e7: a wait's timeout overflowed
+        with pytest.raises(BidEuchreError, match="--max-seconds must be more than 0 and at most 1,000,000"):
+            advise("AJ.KQ..JT", "E", "N", "standard", max_seconds=bad, samples=5)
+
+
+@pytest.mark.parametrize("value", ["0", "inf", "1e7", "1e10"])
+def test_bid_cli_max_seconds_out_of_range_is_one_line(value):
+    from bideuchre.cli.app import app
+    res = CliRunner().invoke(app, ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "5",
+                                   "--max-seconds", value])
+    assert res.exit_code == 2, res.output
+    assert "must be more than 0 and at most 1,000,000" in res.output
+    assert "Traceback" not in res.output and "internal error" not in res.output
 
 
 # ---------------------------------------------------------------------------------------------

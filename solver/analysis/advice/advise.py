@@ -22,7 +22,11 @@ from .results import Advice
 from .sampling import (MAX_SAMPLES, Sampler, check_hand, check_samples, deals_for_hand,
                        default_samples, sampling_plan)
 
-__all__ = ["advise", "default_workers"]
+__all__ = ["advise", "default_workers", "MAX_SECONDS"]
+
+#: The longest ``max_seconds`` (about 11.6 days): the deadline is a wait's timeout, which the
+#: platform bounds (``inf`` or ``1e10`` overflowed it).
+MAX_SECONDS = 1_000_000
 
 
 def default_workers() -> int:
@@ -68,7 +72,7 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     ``cap`` deals (default :func:`default_samples`); ``samples`` N rates exactly N random
     deals; ``deals``: exactly these full deals (``deal_labels``: one name per deal for error
     messages, ``"deals.txt: line 7"``).  ``max_seconds``: stop drawing deals after this many
-    seconds (wall clock) and rate the deals solved by then (a deal already being solved is
+    seconds (wall clock, more than 0 and at most :data:`MAX_SECONDS`) and rate the deals solved by then (a deal already being solved is
     finished first: up to a few seconds more on ``double48``).  At most
     :data:`~bideuchre.analysis.advice.MAX_SAMPLES` deals.  ``seed``: deal i is drawn from
     ``(seed, i)`` alone.
@@ -116,8 +120,8 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
         workers = default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RulesError(f"workers must be at least 1, got {workers!r}")
-    if max_seconds is not None and not max_seconds > 0:
-        raise RulesError(f"--max-seconds must be more than 0, got {max_seconds}")
+    if max_seconds is not None and not 0 < max_seconds <= MAX_SECONDS:
+        raise RulesError(f"--max-seconds must be more than 0 and at most {MAX_SECONDS:,}, got {max_seconds}")
     if others not in ("model", "dd"):
         raise RulesError(f"--others {others!r}: expected model (the other seats bid from their "
                          "own hands) or dd (they see every hand)")
