@@ -403,8 +403,11 @@ def _show_advice(adv, own_call: Optional[str], deals_from: Optional[str] = None)
             row.append(f"{r.p_win:.3f}")
         act.add_row(*row)
     out.print(act)
+    ranged = any(_ev_text(r) != f"{r.ev:+.2f}" for r in adv.actions)
     out.print("± se: standard error of the EV · P(make): our contract makes if it stands · "
               "P(decl): our bid wins the auction" + (
+                  " · two EVs: the bounds of a lone bid not counted exactly, as it cannot be best (--exact "
+                  "counts it)" if ranged else "") + (
                   (" · P(win): we win the game (the hands to come by a game model)"
                    if adv.game_model else " · P(win): we win the game this hand")
                   if with_win else ""), highlight=False)

@@ -442,6 +442,9 @@ def test_bad_input():
         advise("AJ.KQ..JT", "E", "N", "standard", known={"W": "SA"})  # SA is in the hand
     with pytest.raises(BidEuchreError, match="the hand holds SA 2 times; the single24 deck has one"):
         advise("AA.J.Q.A9", "E", "N", "standard")
+    # a hand wrong in itself is told first, before whose turn it is (S does not speak first)
+    with pytest.raises(BidEuchreError, match="the hand holds 5 cards; single24 deals 6"):
+        advise("AJ.KQ..J", "S", "N", "standard")
     for bad in (0, -1, float("nan"), float("inf"), 1e7, 1e300):   # inf, 1e7: a wait's timeout overflowed
         with pytest.raises(BidEuchreError, match="--max-seconds must be more than 0 and at most 1,000,000"):
             advise("AJ.KQ..JT", "E", "N", "standard", max_seconds=bad, samples=5)
@@ -798,3 +801,18 @@ def test_continuation_asked_once_per_state_equals_once_per_path(name, seat, deal
         assert np.array_equal(getattr(got, f), getattr(want, f)), f
     assert ((got.declarer >= 0) & (got.declarer != seat)).any()     # other seats declare
     assert (n_state < n_path) if merged else (n_state == n_path)
+
+
+def test_bid_cli_legend_explains_an_ev_range_only_when_one_is_shown():
+    """A lone bid not counted exactly shows its EV as a range ("-7.72…-4.45"); the legend
+    under the table says what that is, and only when some row shows one."""
+    from bideuchre.cli.app import app
+    runner = CliRunner()
+    base = ["bid", "AJ.KQ..JT", "--seat", "E", "--dealer", "N", "--samples", "60"]
+    for extra in ([], ["--exact"]):
+        res = runner.invoke(app, base + extra, env={"COLUMNS": "200"})
+        assert res.exit_code == 0, res.output
+        rows = [line for line in res.stdout.splitlines() if "…" in line and "recommend" not in line]
+        legend = "two EVs: the bounds of a lone bid not counted exactly" in res.stdout
+        assert legend == bool(rows)
+        assert bool(rows) == (not extra)    # --exact counts every lone bid: no range

@@ -107,11 +107,12 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     seat = parse_seat(seat)
     dealer = parse_seat(dealer)
     cards = parse_hand(hand) if isinstance(hand, str) else [parse_card(c) if isinstance(c, str) else c for c in hand]
+    known_cards = _parse_known(known, preset)
+    check_hand(preset, cards, known_cards)  # the hand's own errors first: a wrong size, a card twice
     auc = Auction.parse(auction, preset, dealer) if isinstance(auction, str) else Auction(preset, dealer, auction)
     if auc.to_act != seat:
         who = "the auction is over" if auc.to_act is None else f"{auc.to_act.name} speaks next"
         raise RulesError(f"it is not {seat.name}'s turn to bid after {str(auc) or 'no bids'!r} (dealer {dealer.name}): {who}")
-    known_cards = _parse_known(known, preset)
     seed = check_seed(seed)         # one rule with batch --generate: a whole number >= 0
     tgt = target if target is not None else preset.target
     if score is not None and tgt is not None and max(score) >= tgt:
