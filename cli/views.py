@@ -104,13 +104,23 @@ def show_evidence(ev, n_eff: float, deals: int) -> None:
     if ev is None:
         return
     if ev.calls:
-        out.print(f"calls heard: effective sample {n_eff:,.0f} of {deals:,} deals "
-                  f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})",
-                  highlight=False)
+        _print_whole(f"calls heard: effective sample {n_eff:,.0f} of {deals:,} deals "
+                     f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})", "  ")
     for si in ev.seats:
-        out.print("  " + si.text(), highlight=False)
+        _print_whole(si.text(), "    ", "  ")
     if ev.warning:
         out.print(f"[bold yellow]warning: {ev.warning}[/bold yellow]", highlight=False)
+
+
+def _print_whole(text: str, indent: str, first: str = "") -> None:
+    """``text`` wrapped to the terminal's width between words, never between a number and its
+    unit or its ± (``46 %``, ``2.8 ± 0.7``); the lines after the first indented by ``indent``."""
+    import textwrap
+    glued = text.replace(" %", "\x00%").replace(" ± ", "\x01±\x01")
+    lines = textwrap.wrap(glued, width=max(20, out.width), initial_indent=first,
+                          subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+    for line in lines:
+        out.print(line.replace("\x00", " ").replace("\x01", " "), highlight=False, soft_wrap=True)
 
 
 def compass(hands: list, title: str = "", dealer: Seat | None = None,

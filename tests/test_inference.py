@@ -251,6 +251,26 @@ def test_bid_cli_says_what_the_calls_heard_tell():
     assert bad.exit_code == 2 and "--others 'all'" in bad.stderr
 
 
+@pytest.mark.parametrize("width", ["60", "80"])
+def test_calls_heard_lines_wrap_between_words_not_inside_a_figure(width):
+    """In a narrow terminal the evidence lines wrap between words: never before a "%" or a
+    "±" (a figure cut from its unit), each line within the width, the later lines indented."""
+    from typer.testing import CliRunner
+    from bideuchre.cli.app import app
+    res = CliRunner().invoke(app, ["bid", "AJ.KQ..JT", "--seat", "W", "--dealer", "N",
+                                   "--auction", "pass 4", "--samples", "60", "--seed", "5"],
+                             env={"COLUMNS": width})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("calls heard:"))
+    block = lines[i:next(k for k in range(i + 1, len(lines)) if not lines[k].startswith("  "))]
+    assert len(block) > 4                   # wrapped: more lines than the heading and 3 seats
+    for line in block:
+        assert len(line) <= int(width), line
+        assert not line.strip().startswith(("%", "±")), line
+        assert not line.rstrip().endswith("±"), line
+
+
 def test_a_budget_spent_before_any_deal_is_kept_deals_on():
     """With a budget of one candidate nothing could be kept; the stream deals on (up to
     RESCUE_CANDIDATES) until deals fit the calls, so the advice still answers, thinly -- the
