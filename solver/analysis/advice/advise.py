@@ -137,7 +137,6 @@ def advise(hand: Sequence[int] | str, seat: int | str, dealer: int | str,
     plan = sampling_plan(preset)
     given = None
     if deals is not None:
-        check_hand(preset, cards, known_cards)
         given = deals_for_hand(deals, seat, cards, known_cards, deal_labels)
         total, adaptive, seed_out, stopped = given.shape[0], False, None, "deals"
     elif samples is not None:
