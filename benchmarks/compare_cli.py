@@ -44,6 +44,10 @@ def main(argv=None) -> int:
     failed = False
     if args.runs < 1:
         ap.error("--runs must be at least 1")
+    for arm in ("old", "new"):
+        exe = getattr(args, arm)
+        if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+            ap.error(f"{arm} {exe!r}: not an executable file (a venv's bin/bideuchre)")
     if args.pause is not None:
         def end(signum, frame):     # SIGTERM, SIGHUP: the finally below lets the group go on
             raise SystemExit(128 + signum)
