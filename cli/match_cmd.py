@@ -14,7 +14,7 @@ from .views import simple_table
 
 
 def match_cmd(
-    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice, advice-dd, par (or a registered one); with --play: heuristic, pimc, pimc+auction, alphamu, alphamu+auction, dd."),
+    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice, advice-dd, par (or a registered one); with --play: heuristic, pimc, pimc+auction, alphamu, alphamu+auction, hybrid, hybrid+auction, dd."),
     b: str = typer.Argument(..., help="Policy B."),
     preset: str = typer.Option("standard", "--preset", "-p", help="The rules (standard pepper double32 racehorse double48)."),
     deals: int = typer.Option(1000, "--deals", "-n", help="Deals, each played twice with the seats swapped."),
@@ -27,7 +27,7 @@ def match_cmd(
     play: bool = typer.Option(False, "--play", help="A play match: each deal's contract (--contracts), the declaring side played by A and the defenders by B, then swapped (--split: and B at both sides)."),
     samples: Optional[int] = typer.Option(None, "--samples", help="With --play: the sampling policies' deals (default each method's)."),
     split: bool = typer.Option(False, "--split", help="With --play: a third run, B at both sides, so A's edge is shown as declarer and as defence apart."),
-    contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction and alphamu+auction read it)."),
+    contracts: str = typer.Option("par", "--contracts", help="With --play: par (each deal's par contract) or model (the contract the bidding model reaches, with its auction: pimc+auction, alphamu+auction and hybrid+auction read it)."),
     rule: list[str] = rule_option(),
 ) -> None:
     """A duplicate match: the same seeded deals twice, A north-south then east-west, the dealer

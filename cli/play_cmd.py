@@ -51,7 +51,8 @@ def play_command(
     exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default pimc 20,000, alphamu 64; at most as --samples)."),
     objective: str = typer.Option("score", "--objective", help="What the recommendation maximises: tricks, make (our side's chance) or score (expected hand result)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
-    method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly)."),
+    method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly); hybrid: pimc, then alphamu over every card left once the seat holds --late cards."),
+    late: Optional[int] = typer.Option(None, "--late", min=1, help="With --method hybrid: the cards held from which alphamu chooses all of them jointly (default 3)."),
     depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (default 2; 1 is pimc)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals (alphamu: the worlds) weighted by the bidding model's probability of every call; its contract gives --declarer and --bid."),
@@ -71,6 +72,8 @@ def play_command(
             raise BadInput(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
         if depth is not None and method != "alphamu":
             raise BadInput("--depth goes with --method alphamu")
+        if late is not None and method != "hybrid":
+            raise BadInput("--late goes with --method hybrid")
         if epsilon is not None and auction is None:
             raise BadInput("--epsilon goes with --auction (the noise floor of the calls read)")
         if epsilon is not None and not 0 <= epsilon <= 1:
@@ -82,7 +85,7 @@ def play_command(
         adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, parse_known(known),
                           samples, seed, exact_limit, objective, workers, dealer,
                           get_deck(deck) if deck else None, method, depth, auction,
-                          epsilon=epsilon)
+                          epsilon=epsilon, late=late)
         if json_out:
             print_json(with_rules(adv.to_json(), p))
         else:
@@ -111,8 +114,11 @@ def show_play(adv: PlayAdvice) -> None:
     voids = [f"{s.name} {' '.join('♠♥♦♣'[u] for u in sorted(v.voids[s]))}" for s in Seat if v.voids[s]]
     if voids:
         out.print("shown out: " + ", ".join(voids))
-    how = ("" if adv.method == "pimc" else
+    how = ("" if adv.method == "pimc" or adv.depth == 1 else
            f" · alphamu: one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly")
+    if adv.method == "hybrid":
+        how = (" · hybrid: pimc until the endgame" if adv.depth == 1 else
+               how.replace("alphamu:", "hybrid, alphamu in the endgame:"))
     if adv.exact:
         out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)
     else:

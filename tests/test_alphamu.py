@@ -286,3 +286,55 @@ def test_play_match_dd_both_sides_is_the_par_tricks_and_antisymmetric():
     from bideuchre.bidding.match import MatchError
     with pytest.raises(MatchError):
         run_play_match("heuristic", "oracle", RACE, 2)
+
+
+def test_hybrid_keeps_the_sure_line_in_the_endgame():
+    """E holds three cards in the fusion ending: the hybrid searches all of them jointly (αμ
+    at depth 3) and keeps the sure HJ where PIMC takes the guess HA."""
+    from bideuchre.analysis.play import advise_method
+    _, view = _fusion_view()
+    assert view.left == 3
+    hy = advise_method(view, RACE, None, None, "hybrid", objective="tricks", workers=1)
+    am = alphamu_view(view, RACE, objective="tricks", depth=3)
+    assert hy.method == "hybrid" and hy.depth == 3
+    assert str(hy.recommend.card) == "HJ"
+    assert {str(c.card): c.tricks for c in hy.cards} == {str(c.card): c.tricks for c in am.cards}
+    # with the endgame set at two cards it is PIMC here, and takes the guess
+    hy2 = advise_method(view, RACE, None, None, "hybrid", objective="tricks", workers=1, late=2)
+    assert hy2.depth == 1 and str(hy2.recommend.card) == "HA"
+
+
+def test_hybrid_is_pimc_before_the_endgame_and_alphamu_in_it():
+    from bideuchre.analysis.play import advise_method
+    rng = random.Random(5)
+    seen = set()
+    for left in (5, 4, 3, 2):
+        for _ in range(3):
+            pos = _late(rng, "single24", left)
+            view = _view(pos, 6, rng)
+            hy = advise_method(view, RACE, None, None, "hybrid", 40, 3, objective="tricks", workers=1)
+            if view.left > 3:
+                ref = advise_method(view, RACE, None, None, "pimc", 40, 3, objective="tricks", workers=1)
+            else:
+                ref = alphamu_view(view, RACE, None, None, 40, 3, objective="tricks", depth=view.left)
+            seen.add(view.left > 3)
+            assert hy.depth == (1 if view.left > 3 else view.left)
+            assert [(c.card, c.tricks) for c in hy.cards] == [(c.card, c.tricks) for c in ref.cards]
+    assert seen == {True, False}
+
+
+def test_hybrid_options_are_checked():
+    from bideuchre.cli.app import app
+    base = ["play", "JT.Q.J9.J", "--seat", "N", "-s", "S", "--declarer", "N", "--bid", "3", "-p", "racehorse"]
+    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--samples", "8", "--json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["method"] == "hybrid" and obj["depth"] == 1 and obj["deals"] == 8
+    r = CliRunner().invoke(app, base + ["--late", "3"])
+    assert r.exit_code == 2 and "--late goes with --method hybrid" in r.output
+    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--depth", "2"])
+    assert r.exit_code == 2 and "--depth" in r.output and "Traceback" not in r.output
+    with pytest.raises(RulesError):
+        play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="pimc", late=3)
+    with pytest.raises(RulesError):
+        play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="hybrid", late=0)

@@ -66,7 +66,8 @@ __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_pl
 
 DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
-METHODS = ("pimc", "alphamu")
+METHODS = ("pimc", "alphamu", "hybrid")
+DEFAULT_LATE = 3        # hybrid: αμ over every remaining card once the seat holds at most this many
 _CHUNK = 32
 _PER_WORKER = 50        # chunks a worker at least (_solve_all): one deal each for 100 deals
 
@@ -408,7 +409,7 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
                 workers: int | None = None, dealer: int | str | None = None,
                 deck: str | DeckForm | None = None, method: str = "pimc",
                 depth: int | None = None, auction=None, policy=None,
-                epsilon: float | None = None) -> PlayAdvice:
+                epsilon: float | None = None, late: int | None = None) -> PlayAdvice:
     """Advice for ``seat`` to play now, from its view alone (module docstring).
 
     ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
@@ -426,7 +427,9 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     option); ``method``: ``"pimc"`` (the module docstring) or ``"alphamu"``
     (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
     seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
-    defaults to its own, and it runs on one thread).  ``auction``: the whole auction (text
+    defaults to its own, and it runs on one thread) or ``"hybrid"`` (pimc until the seat
+    holds ``late`` cards, default 3, then alphamu over all of them: :func:`advise_method`).
+    ``auction``: the whole auction (text
     ``"pass 4 pass pass"`` or calls, from the left of ``dealer``, which it then needs) read as
     evidence: the deals weighted by the bidding ``policy``'s probability of every call but the
     seat's own (default the bidding model; ``epsilon`` the noise floor, default
@@ -469,21 +472,50 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
         leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
     view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
     return advise_method(view, p, decl, b, method, samples, seed, exact_limit, objective,
-                         workers, depth, pa)
+                         workers, depth, pa, late)
 
 
 def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
                   method: str = "pimc", samples: int | None = None, seed: int = 1,
                   exact_limit: int | None = None, objective: str = "score",
-                  workers: int | None = None, depth: int | None = None, auction=None) -> PlayAdvice:
+                  workers: int | None = None, depth: int | None = None, auction=None,
+                  late: int | None = None) -> PlayAdvice:
     """:func:`advise_view` (``method`` ``"pimc"``) or
-    :func:`alphamu_view` (``"alphamu"``) for a view already built;
+    :func:`alphamu_view` (``"alphamu"``) for a view already built, or ``"hybrid"``: PIMC
+    while the seat to move holds more than ``late`` cards (default :data:`DEFAULT_LATE`), then
+    αμ with every card it still holds chosen jointly (``depth`` = its cards: an
+    information-set search for the seat over the worlds, the other seats assumed as αμ
+    assumes them, :mod:`bideuchre.analysis.alphamu`), each stage with its own defaults of
+    ``exact_limit`` and the same ``samples``.  PIMC's strategy fusion costs most where a
+    guess is left to the last tricks, and αμ's search grows with the cards left times the
+    worlds: the endgame is where it is worth most and costs least (racehorse match deals:
+    αμ at depth 2 costs 3-9 times PIMC's CPU a card in the first three tricks, most in the
+    first; benchmarks/RESULTS.md 0.8.5).
     ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
     the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown
-    method or ``depth`` with ``pimc`` other than 1."""
+    method, ``depth`` with ``pimc`` other than 1, ``depth`` with ``hybrid``, or ``late``
+    without ``hybrid`` or below 1."""
     if method not in METHODS:
         raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
+    if method == "hybrid":
+        if depth is not None:
+            raise RulesError(f"--depth {depth}: hybrid chooses every remaining card jointly "
+                             "in the endgame (--late sets where it starts)")
+        held = DEFAULT_LATE if late is None else late
+        if held < 1:
+            raise RulesError(f"--late must be at least 1, got {held}")
+        if view.left > held:
+            adv = advise_method(view, preset, declarer, bid, "pimc", samples, seed, exact_limit,
+                                objective, workers, None, auction)
+            adv.depth = 1
+        else:
+            adv = advise_method(view, preset, declarer, bid, "alphamu", samples, seed,
+                                exact_limit, objective, workers, view.left, auction)
+        adv.method = "hybrid"
+        return adv
+    if late is not None:
+        raise RulesError("--late goes with --method hybrid")
     if method == "pimc":
         if depth not in (None, 1):
             raise RulesError(f"--depth {depth}: pimc scores each card double dummy (depth 1); "

@@ -37,6 +37,8 @@ Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and th
   ``contracts="model"``, whose contracts have an auction;
 - ``alphamu``: :func:`bideuchre.analysis.play.alphamu_view` (objective ``score``);
 - ``alphamu+auction``: αμ over worlds weighted by the auction heard, as ``pimc+auction``;
+- ``hybrid`` and ``hybrid+auction``: PIMC while the seat holds more than three cards, then αμ
+  over every card it holds (``advise_method``'s ``"hybrid"``), without and with the auction;
 - ``dd``: the best double-dummy card (:func:`bideuchre.analysis.explain.card_values`; sees every
   hand: the ceiling).
 
@@ -62,7 +64,8 @@ from .match import MAX_DEALS, ChunkSpec, MatchError, MatchResult, Tally, rules_h
 __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic_card", "run_play_match", "PlayMatchResult", "play_out",
            "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
 
-PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "alphamu+auction", "dd")
+PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "alphamu+auction", "hybrid",
+                 "hybrid+auction", "dd")
 CONTRACTS = ("par", "model")
 
 
