@@ -46,13 +46,13 @@ def play_command(
     played: str = typer.Option("", "--played", help="Every card played so far, in order from the first lead: 'SA SK ...' (may stop mid-trick)."),
     lone: Optional[str] = typer.Option(None, "--lone", help="Lone seat (its partner sits out)."),
     known: List[str] = typer.Option([], "--known", "-k", help="Cards known in another seat: 'E=SA HK' (E:SA HK too; repeatable)."),
-    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (pimc: 1000 single24, 500 double32, 200 double40, 100 double48; alphamu: 64; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-n", min=1, help="Deals sampled when there are too many to enumerate (pimc: 1000 single24, 500 double32, 200 double40, 100 double48; alphamu: 64; hybrid: each stage's; at most 100,000 single24, 40,000 double32, 20,000 double40 and double48)."),
     seed: int = typer.Option(1, "--seed", help="Random seed (echoed; results do not depend on the workers)."),
-    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default pimc 20,000, alphamu 64; at most as --samples)."),
+    exact_limit: Optional[int] = typer.Option(None, "--exact-limit", min=0, help="Evaluate every consistent deal when there are at most this many (default pimc 20,000, alphamu 64, hybrid each stage's; at most as --samples)."),
     objective: str = typer.Option("score", "--objective", help="What the recommendation maximises: tricks, make (our side's chance) or score (expected hand result)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly); hybrid: pimc, then alphamu over every card left once the seat holds --late cards."),
-    late: Optional[int] = typer.Option(None, "--late", min=1, help="With --method hybrid: the cards held from which alphamu chooses all of them jointly (default 3)."),
+    late: Optional[int] = typer.Option(None, "--late", min=1, help="With --method hybrid: the cards held from which alphamu chooses all of them jointly (default 3; at most the hand's cards, which is alphamu over the whole hand)."),
     depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (default 2; 1 is pimc)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals (alphamu: the worlds) weighted by the bidding model's probability of every call; its contract gives --declarer and --bid."),
@@ -114,11 +114,11 @@ def show_play(adv: PlayAdvice) -> None:
     voids = [f"{s.name} {' '.join('♠♥♦♣'[u] for u in sorted(v.voids[s]))}" for s in Seat if v.voids[s]]
     if voids:
         out.print("shown out: " + ", ".join(voids))
-    how = ("" if adv.method == "pimc" or adv.depth == 1 else
-           f" · alphamu: one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly")
+    joint = f"one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly"
+    how = {"pimc": "", "alphamu": f" · alphamu: {joint}"}.get(adv.method, "")
     if adv.method == "hybrid":
-        how = (" · hybrid: pimc until the endgame" if adv.depth == 1 else
-               how.replace("alphamu:", "hybrid, alphamu in the endgame:"))
+        how = (" · hybrid: pimc until the endgame" if adv.stage == "pimc" else
+               f" · hybrid, alphamu in the endgame: {joint}")
     if adv.exact:
         out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)
     else:

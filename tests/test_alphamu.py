@@ -296,12 +296,14 @@ def test_hybrid_keeps_the_sure_line_in_the_endgame():
     assert view.left == 3
     hy = advise_method(view, RACE, None, None, "hybrid", objective="tricks", workers=1)
     am = alphamu_view(view, RACE, objective="tricks", depth=3)
-    assert hy.method == "hybrid" and hy.depth == 3
+    assert hy.method == "hybrid" and hy.depth == 3 and hy.stage == "alphamu"
+    assert hy.to_json()["stage"] == "alphamu"
     assert str(hy.recommend.card) == "HJ"
     assert {str(c.card): c.tricks for c in hy.cards} == {str(c.card): c.tricks for c in am.cards}
     # with the endgame set at two cards it is PIMC here, and takes the guess
     hy2 = advise_method(view, RACE, None, None, "hybrid", objective="tricks", workers=1, late=2)
-    assert hy2.depth == 1 and str(hy2.recommend.card) == "HA"
+    assert hy2.depth == 1 and hy2.stage == "pimc" and str(hy2.recommend.card) == "HA"
+    assert "stage" not in am.to_json()
 
 
 def test_hybrid_is_pimc_before_the_endgame_and_alphamu_in_it():
@@ -319,6 +321,7 @@ def test_hybrid_is_pimc_before_the_endgame_and_alphamu_in_it():
                 ref = alphamu_view(view, RACE, None, None, 40, 3, objective="tricks", depth=view.left)
             seen.add(view.left > 3)
             assert hy.depth == (1 if view.left > 3 else view.left)
+            assert hy.stage == ("pimc" if view.left > 3 else "alphamu")
             assert [(c.card, c.tricks) for c in hy.cards] == [(c.card, c.tricks) for c in ref.cards]
     assert seen == {True, False}
 
@@ -329,7 +332,17 @@ def test_hybrid_options_are_checked():
     r = CliRunner().invoke(app, base + ["--method", "hybrid", "--samples", "8", "--json"])
     assert r.exit_code == 0, r.output
     obj = json.loads(r.output)
-    assert obj["method"] == "hybrid" and obj["depth"] == 1 and obj["deals"] == 8
+    assert obj["method"] == "hybrid" and obj["stage"] == "pimc" and obj["depth"] == 1 and obj["deals"] == 8
+    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--samples", "8"])
+    flat = lambda out: " ".join(out.split())  # noqa: E731  (the text wraps at the width)
+    assert r.exit_code == 0 and "hybrid: pimc until the endgame" in flat(r.output)
+    # the label follows the stage run, not the depth (αμ at the last card has depth 1)
+    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--late", "6", "--samples", "8"])
+    assert r.exit_code == 0 and "hybrid, alphamu in the endgame: one strategy over them, 6 cards of N's" in flat(r.output)
+    r = CliRunner().invoke(app, base + ["--method", "alphamu", "--depth", "1", "--samples", "8"])
+    assert r.exit_code == 0 and " · alphamu: one strategy over them, 1 card of N's" in flat(r.output)
+    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--late", "7"])
+    assert r.exit_code == 2 and "--late must be 1 to 6" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--late", "3"])
     assert r.exit_code == 2 and "--late goes with --method hybrid" in r.output
     r = CliRunner().invoke(app, base + ["--method", "hybrid", "--depth", "2"])
@@ -338,3 +351,5 @@ def test_hybrid_options_are_checked():
         play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="pimc", late=3)
     with pytest.raises(RulesError):
         play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="hybrid", late=0)
+    with pytest.raises(RulesError, match="--depth"):
+        play_advice("JT.Q.J9.J", "N", "S", declarer="N", bid="3", preset="racehorse", method="hybrid", depth=2)

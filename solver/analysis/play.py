@@ -155,8 +155,9 @@ class PlayAdvice:
     ``objective``; ``cards``: one :class:`CardAdvice` per group, best first for the objective;
     ``recommend``: the first of them.  ``tricks`` is ``(deals, groups)``: per deal and group
     (in ``cards`` order) the player's side's tricks; ``weights`` the deals' weights;
-    ``method`` (``"pimc"`` or ``"alphamu"``) and ``depth`` (the seat's cards chosen jointly:
-    1 for pimc); ``auction`` and ``evidence``: the auction read as evidence
+    ``method`` (``"pimc"``, ``"alphamu"`` or ``"hybrid"``) and ``depth`` (the seat's cards
+    chosen jointly: 1 for pimc); ``stage``: with ``"hybrid"``, the method it ran here
+    (``"pimc"`` before the endgame, ``"alphamu"`` in it), else None; ``auction`` and ``evidence``: the auction read as evidence
     (:class:`~bideuchre.analysis.play_auction.PlayAuction`) and how it weighed on the deals
     (:class:`~bideuchre.analysis.advice.evidence.Evidence`), or None.
     """
@@ -175,6 +176,7 @@ class PlayAdvice:
     weights: np.ndarray = field(repr=False)
     method: str = "pimc"
     depth: int = 1
+    stage: str | None = None        # hybrid: "pimc" or "alphamu", the method run here
     auction: object = None          # the PlayAuction read as evidence, or None
     evidence: object = None         # its Evidence (n_eff, per-seat lines, warning), or None
 
@@ -192,6 +194,7 @@ class PlayAdvice:
         obj = {"seat": v.seat.name, "exact": self.exact, "deals": self.deals,
                "consistent_deals": self.consistent, "seed": self.seed,
                "objective": self.objective, "method": self.method, "depth": self.depth,
+               **({} if self.stage is None else {"stage": self.stage}),
                "recommend": str(self.recommend.card),
                "too_close": self.too_close,
                "cards": [c.to_json() for c in self.cards],
@@ -428,7 +431,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
     seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
     defaults to its own, and it runs on one thread) or ``"hybrid"`` (pimc until the seat
-    holds ``late`` cards, default 3, then alphamu over all of them: :func:`advise_method`).
+    holds ``late`` cards, default :data:`DEFAULT_LATE`, then alphamu over all of them:
+    :func:`advise_method`).
     ``auction``: the whole auction (text
     ``"pass 4 pass pass"`` or calls, from the left of ``dealer``, which it then needs) read as
     evidence: the deals weighted by the bidding ``policy``'s probability of every call but the
@@ -485,17 +489,20 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     while the seat to move holds more than ``late`` cards (default :data:`DEFAULT_LATE`), then
     αμ with every card it still holds chosen jointly (``depth`` = its cards: an
     information-set search for the seat over the worlds, the other seats assumed as αμ
-    assumes them, :mod:`bideuchre.analysis.alphamu`), each stage with its own defaults of
-    ``exact_limit`` and the same ``samples``.  PIMC's strategy fusion costs most where a
-    guess is left to the last tricks, and αμ's search grows with the cards left times the
-    worlds: the endgame is where it is worth most and costs least (racehorse match deals:
-    αμ at depth 2 costs 3-9 times PIMC's CPU a card in the first three tricks, most in the
-    first; benchmarks/RESULTS.md 0.8.5).
+    assumes them, :mod:`bideuchre.analysis.alphamu`; exact over every consistent world when
+    they are at most its ``exact_limit``, else over a sample), ``samples`` and
+    ``exact_limit`` given to both stages, or each stage's defaults when None; ``late`` must
+    be 1 to the deck form's hand size.  αμ's search grows with the cards left times the
+    worlds, so the endgame is where it costs least; that PIMC's strategy fusion costs most
+    there is the method's bet, measured by ``bideuchre match --play`` (racehorse match
+    deals: αμ at depth 2 costs 3-9 times PIMC's CPU a card in the first three tricks, the
+    hybrid's αμ at three cards held about 16 times PIMC's at that point, and a whole match
+    deal 1.4 times; benchmarks/RESULTS.md 0.8.5).
     ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
     the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown
     method, ``depth`` with ``pimc`` other than 1, ``depth`` with ``hybrid``, or ``late``
-    without ``hybrid`` or below 1."""
+    without ``hybrid`` or outside 1 to the hand size."""
     if method not in METHODS:
         raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
     if method == "hybrid":
@@ -503,16 +510,13 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
             raise RulesError(f"--depth {depth}: hybrid chooses every remaining card jointly "
                              "in the endgame (--late sets where it starts)")
         held = DEFAULT_LATE if late is None else late
-        if held < 1:
-            raise RulesError(f"--late must be at least 1, got {held}")
-        if view.left > held:
-            adv = advise_method(view, preset, declarer, bid, "pimc", samples, seed, exact_limit,
-                                objective, workers, None, auction)
-            adv.depth = 1
-        else:
-            adv = advise_method(view, preset, declarer, bid, "alphamu", samples, seed,
-                                exact_limit, objective, workers, view.left, auction)
-        adv.method = "hybrid"
+        if not 1 <= held <= view.deck.hand:
+            raise RulesError(f"--late must be 1 to {view.deck.hand} (the cards of a "
+                             f"{view.deck.name} hand), got {held}")
+        stage = "pimc" if view.left > held else "alphamu"
+        adv = advise_method(view, preset, declarer, bid, stage, samples, seed, exact_limit,
+                            objective, workers, None if stage == "pimc" else view.left, auction)
+        adv.method, adv.stage = "hybrid", stage
         return adv
     if late is not None:
         raise RulesError("--late goes with --method hybrid")
