@@ -272,3 +272,66 @@ def test_alphamu_with_the_auction_searches_exactly_the_worlds_that_fit():
     for g, f in zip(groups, fronts):
         shown = next(c for c in adv.cards if int(c.card) in g)
         assert shown.tricks == pytest.approx(max(float(v @ w) for v in f) / w.sum(), abs=1e-12)
+
+
+@pytest.mark.parametrize("preset,seed,cards", [("racehorse", 3, 9), ("racehorse", 8, 6), ("double32", 4, 14)])
+def test_the_calls_asked_once_per_distinct_hand_are_those_of_every_deal(preset, seed, cards):
+    """``call_probabilities`` and the strain's naming ask the bidding model once per distinct
+    hand of each seat (``distinct_hands``); the weights are those of asking it for every deal
+    (the formula of ``call_weights`` written out here), to the bit, on the enumerated deals of
+    a late position, where the hands repeat."""
+    from bideuchre.analysis.advice import evidence
+    from bideuchre.analysis.play_auction import _weigh
+    from bideuchre.bidding import get_policy
+    from bideuchre.bidding.play_match import model_contract
+    p = get_preset(preset)
+    pol = get_policy("model", p)
+    for rec in generate_records(40, seed, p.deck, dealer="rotate"):
+        heard, c = model_contract(rec.deal, p)
+        if c is None or c.bid.is_lone:
+            continue
+        pos = Position(rec.deal, c.strain, c.declarer)
+        for _ in range(cards):
+            pos.play(heuristic_card(pos))
+        seat = pos.to_move
+        view = SeatView(p.deck, seat, format_hand(rec.deal.hands[seat]), c.strain, c.declarer, list(pos.played))
+        if view.count()[0] > 20_000:
+            continue
+        counts, _ = view.enumerate()
+        dealt = counts + view.played_by[None]
+        dealer, calls = int(heard[0]), list(heard[1])
+        others = [(dealer + 1 + j) % 4 for j in range(len(calls))]
+        if all(evidence.distinct_hands(dealt[:, s]) is None for s in others if s != int(seat)):
+            continue                       # no seat's hands repeat: not the case tested
+        pa = play_auction(p, calls, heard[0], c.declarer, c.bid, pol)
+        got, legal = evidence.call_probabilities(pol, dealer, calls, dealt, int(seat))
+        want = np.ones(len(dealt))
+        for j, call in enumerate(calls):
+            s = others[j]
+            if s == int(seat):
+                assert (got[:, j] == 1).all()
+                continue
+            acts, probs = pol.call_probs(np.ascontiguousarray(dealt[:, s]), s, dealer, calls[:j])
+            col = np.asarray(probs, dtype=np.float64)[:, list(acts).index(call)]
+            np.testing.assert_array_equal(got[:, j], col)
+            assert legal[j] == len(acts)
+            want *= (1.0 - pa.epsilon) * col + pa.epsilon / len(acts)
+        if c.bid.strain is None and int(c.declarer) != int(seat):
+            d = int(c.declarer)
+            named = pol.declare_strain(np.ascontiguousarray(dealt[:, d]), d, dealer, c.bid)
+            want = want * ((1.0 - pa.epsilon) * (named == int(c.strain)) + pa.epsilon / len(p.strains))
+        np.testing.assert_array_equal(_weigh(view, pa, p, counts), want)
+        return
+    raise AssertionError("no late position with repeated hands in 40 deals")
+
+
+def test_distinct_hands_keeps_every_hand():
+    from bideuchre.analysis.advice.evidence import distinct_hands
+    rng = np.random.default_rng(1)
+    base = rng.integers(0, 3, size=(7, 24)).astype(np.uint8)
+    hands = base[rng.integers(0, 7, size=200)]
+    rows, inv = distinct_hands(hands)
+    assert len(rows) == len({h.tobytes() for h in hands}) <= 7
+    np.testing.assert_array_equal(hands[rows][inv], hands)
+    assert distinct_hands(hands[:63]) is None                                  # too few to bother
+    assert distinct_hands(rng.integers(0, 3, size=(200, 24)).astype(np.uint8)) is None  # all differ

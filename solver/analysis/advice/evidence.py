@@ -44,7 +44,7 @@ import numpy as np
 from ...rules import Preset, Seat, Strain, check_seed
 
 __all__ = ["EPSILON", "PILOT", "PILOT_BLOCKS", "CANDIDATE_BLOCK", "MIN_BLOCK", "candidate_block", "RESCUE_CANDIDATES",
-           "call_weights", "CandidateStream", "Evidence",
+           "call_weights", "distinct_hands", "CandidateStream", "Evidence",
            "SeatInference", "n_eff", "weighted_mean_se", "seat_features"]
 
 #: The noise floor: the share of each heard call explained by a uniform choice among the
@@ -125,11 +125,31 @@ def weighted_mean_se(v: np.ndarray, w: Optional[np.ndarray]) -> tuple[float, flo
     return m, math.sqrt(var)
 
 
+_POW3 = 3 ** np.arange(24, dtype=np.int64)     # a hand's code: at most two copies of a card
+
+
+def distinct_hands(hands: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``(rows, inverse)`` when at most half of ``hands`` ``(k, 24)`` (k ≥ 64) are distinct --
+    ``hands[rows][inverse]`` is ``hands`` -- else None (not worth it).  The deals of a late
+    position (every consistent one, up to 20,000) repeat each seat's hand many times; a
+    bidding policy's answer for a hand does not depend on the others asked with it, so it is
+    asked once per distinct hand."""
+    k = hands.shape[0]
+    if k < 64:
+        return None
+    code = hands.astype(np.int64) @ _POW3
+    uniq, first, inv = np.unique(code, return_index=True, return_inverse=True)
+    if 2 * uniq.size > k:
+        return None
+    return first, inv.reshape(-1)
+
+
 def call_probabilities(policy, dealer: int, calls: Sequence, counts: np.ndarray, me: int,
                        score=None) -> tuple[np.ndarray, list]:
     """The policy's probability of each call heard, per deal: ``(k, calls)`` float64 (a call
     by ``me`` — none in one round of bidding — gets 1), and the number of legal actions at
-    each call."""
+    each call.  The policy is asked once per distinct hand of the seat where the hands repeat
+    (:func:`distinct_hands`)."""
     k = counts.shape[0]
     out = np.ones((k, len(calls)), dtype=np.float64)
     legal = []
@@ -138,10 +158,13 @@ def call_probabilities(policy, dealer: int, calls: Sequence, counts: np.ndarray,
         if seat == int(me):
             legal.append(1)
             continue
-        acts, probs = policy.call_probs(np.ascontiguousarray(counts[:, seat]), seat, int(dealer),
-                                        list(calls[:j]), score)
+        hands = counts[:, seat]
+        once = distinct_hands(hands)
+        acts, probs = policy.call_probs(np.ascontiguousarray(hands if once is None else hands[once[0]]),
+                                        seat, int(dealer), list(calls[:j]), score)
         acts = list(acts)
-        out[:, j] = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
+        col = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
+        out[:, j] = col if once is None else col[once[1]]
         legal.append(len(acts))
     return out, legal
 
