@@ -326,9 +326,10 @@ class SeatView:
                     k = np.array([min(bisect.bisect_right(cum, x * cum[-1]), len(opts) - 1)
                                   for x in u[rows, i]], dtype=np.int64)
                 else:
-                    k = np.zeros(len(rows), dtype=np.int64)
-                for o in np.unique(k):
-                    sub = rows[k == o]
+                    k = None
+                # the placements drawn, in order (np.unique's, without its sort)
+                for o in (np.flatnonzero(np.bincount(k, minlength=len(opts))) if k is not None else (0,)):
+                    sub = rows if k is None else rows[k == o]
                     r, seats = opts[int(o)]
                     for a in seats:
                         out[sub, hidden[a], c] += 1
