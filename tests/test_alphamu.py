@@ -307,23 +307,30 @@ def test_hybrid_keeps_the_sure_line_in_the_endgame():
 
 
 def test_hybrid_is_pimc_before_the_endgame_and_alphamu_in_it():
+    """Before the endgame, or where the consistent worlds are more than αμ's exact limit, the
+    hybrid is PIMC (its own samples); in the endgame with at most that many worlds, αμ over
+    every one of them at depth = the cards held."""
+    from bideuchre.analysis.alphamu import DEFAULT_AM_EXACT_LIMIT
     from bideuchre.analysis.play import advise_method
     rng = random.Random(5)
     seen = set()
-    for left in (5, 4, 3, 2):
-        for _ in range(3):
+    for left in (5, 4, 3, 3, 2):
+        for hide in (4, 6, 8):
             pos = _late(rng, "single24", left)
-            view = _view(pos, 6, rng)
+            view = _view(pos, hide, rng)
+            worlds = view.count()[0]
+            endgame = view.left <= 3 and worlds <= DEFAULT_AM_EXACT_LIMIT
             hy = advise_method(view, RACE, None, None, "hybrid", 40, 3, objective="tricks", workers=1)
-            if view.left > 3:
-                ref = advise_method(view, RACE, None, None, "pimc", 40, 3, objective="tricks", workers=1)
+            if endgame:
+                ref = alphamu_view(view, RACE, None, None, worlds, 3, worlds, objective="tricks", depth=view.left)
+                assert hy.exact and hy.deals == worlds
             else:
-                ref = alphamu_view(view, RACE, None, None, 40, 3, objective="tricks", depth=view.left)
-            seen.add(view.left > 3)
-            assert hy.depth == (1 if view.left > 3 else view.left)
-            assert hy.stage == ("pimc" if view.left > 3 else "alphamu")
+                ref = advise_method(view, RACE, None, None, "pimc", 40, 3, objective="tricks", workers=1)
+            seen.add((view.left <= 3, endgame))
+            assert hy.depth == (view.left if endgame else 1)
+            assert hy.stage == ("alphamu" if endgame else "pimc")
             assert [(c.card, c.tricks) for c in hy.cards] == [(c.card, c.tricks) for c in ref.cards]
-    assert seen == {True, False}
+    assert seen == {(False, False), (True, False), (True, True)}
 
 
 def test_hybrid_options_are_checked():
@@ -337,8 +344,18 @@ def test_hybrid_options_are_checked():
     flat = lambda out: " ".join(out.split())  # noqa: E731  (the text wraps at the width)
     assert r.exit_code == 0 and "hybrid: pimc until the endgame" in flat(r.output)
     # the label follows the stage run, not the depth (αμ at the last card has depth 1)
-    r = CliRunner().invoke(app, base + ["--method", "hybrid", "--late", "6", "--samples", "8"])
-    assert r.exit_code == 0 and "hybrid, alphamu in the endgame: one strategy over them, 6 cards of N's" in flat(r.output)
+    # three tricks played by the heuristic, every card shown but E's and S's last diamonds:
+    # N holds three cards, six worlds: αμ over all three
+    from bideuchre.bidding.play_match import heuristic_card
+    pos = Position(Deal.from_pbn("N:JT.Q.J9.J AK.AK.AK. Q9.JT.QT. .9..AKQT9"), "S", "N")
+    while len(pos.played) < 12 or pos.to_move != Seat.N:
+        pos.play(heuristic_card(pos))
+    played = " ".join(str(c) for c in pos.played)
+    known = [x for s in (Seat.E, Seat.S, Seat.W) for x in (
+        "--known", f"{s.name}=" + " ".join(str(c) for c in pos.hand(s) if str(c) not in ("DA", "DK", "DQ", "DT")))]
+    r = CliRunner().invoke(app, base + known + ["--method", "hybrid", "--played", played])
+    assert r.exit_code == 0, r.output
+    assert "hybrid, alphamu in the endgame: one strategy over them, 3 cards of N's" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--method", "alphamu", "--depth", "1", "--samples", "8"])
     assert r.exit_code == 0 and " · alphamu: one strategy over them, 1 card of N's" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--method", "hybrid", "--late", "7"])

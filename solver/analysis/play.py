@@ -513,9 +513,14 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
         if not 1 <= held <= view.deck.hand:
             raise RulesError(f"--late must be 1 to {view.deck.hand} (the cards of a "
                              f"{view.deck.name} hand), got {held}")
-        stage = "pimc" if view.left > held else "alphamu"
-        adv = advise_method(view, preset, declarer, bid, stage, samples, seed, exact_limit,
-                            objective, workers, None if stage == "pimc" else view.left, auction)
+        worlds = view.count()[0]
+        stage = "alphamu" if view.left <= held and worlds <= DEFAULT_AM_EXACT_LIMIT else "pimc"
+        if stage == "pimc":
+            adv = advise_method(view, preset, declarer, bid, "pimc", samples, seed, exact_limit,
+                                objective, workers, None, auction)
+        else:                   # every consistent world, as PIMC would take them here
+            adv = advise_method(view, preset, declarer, bid, "alphamu", worlds, seed, worlds,
+                                objective, workers, view.left, auction)
         adv.method, adv.stage = "hybrid", stage
         return adv
     if late is not None:
