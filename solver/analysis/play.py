@@ -485,19 +485,19 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
                   workers: int | None = None, depth: int | None = None, auction=None,
                   late: int | None = None) -> PlayAdvice:
     """:func:`advise_view` (``method`` ``"pimc"``) or
-    :func:`alphamu_view` (``"alphamu"``) for a view already built, or ``"hybrid"``: PIMC
-    while the seat to move holds more than ``late`` cards (default :data:`DEFAULT_LATE`), then
-    αμ with every card it still holds chosen jointly (``depth`` = its cards: an
-    information-set search for the seat over the worlds, the other seats assumed as αμ
-    assumes them, :mod:`bideuchre.analysis.alphamu`; exact over every consistent world when
-    they are at most its ``exact_limit``, else over a sample), ``samples`` and
-    ``exact_limit`` given to both stages, or each stage's defaults when None; ``late`` must
-    be 1 to the deck form's hand size.  αμ's search grows with the cards left times the
-    worlds, so the endgame is where it costs least; that PIMC's strategy fusion costs most
-    there is the method's bet, measured by ``bideuchre match --play`` (racehorse match
-    deals: αμ at depth 2 costs 3-9 times PIMC's CPU a card in the first three tricks, the
-    hybrid's αμ at three cards held about 16 times PIMC's at that point, and a whole match
-    deal 1.4 times; benchmarks/RESULTS.md 0.8.5).
+    :func:`alphamu_view` (``"alphamu"``) for a view already built, or ``"hybrid"``: PIMC,
+    except where the seat to move holds at most ``late`` cards (default :data:`DEFAULT_LATE`)
+    and the consistent deals are at most αμ's exact limit (:data:`DEFAULT_AM_EXACT_LIMIT`):
+    there αμ over every one of them with every card the seat holds chosen jointly (``depth`` =
+    its cards: an exact information-set search for the seat, the other seats assumed as αμ
+    assumes them, :mod:`bideuchre.analysis.alphamu`).  ``samples`` and ``exact_limit`` are the
+    PIMC stage's; ``late`` must be 1 to the deck form's hand size.  αμ over a *sample* of the
+    worlds was worse than PIMC over all of them (its sampling error outweighs the strategy
+    fusion it avoids: 532 racehorse match deals, -0.087 ± 0.034 points a deal against
+    pimc+auction), so it runs only where it sees what PIMC sees; its search grows with the
+    worlds and the cards left, so that is also where it is cheap (a match deal of
+    hybrid+auction against pimc: 1.2 times the CPU of pimc+auction against pimc;
+    benchmarks/RESULTS.md 0.8.5).
     ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
     the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown

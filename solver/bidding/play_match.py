@@ -37,9 +37,10 @@ Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and th
   ``contracts="model"``, whose contracts have an auction;
 - ``alphamu``: :func:`bideuchre.analysis.play.alphamu_view` (objective ``score``);
 - ``alphamu+auction``: αμ over worlds weighted by the auction heard, as ``pimc+auction``;
-- ``hybrid`` and ``hybrid+auction``: PIMC while the seat holds more than
-  :data:`~bideuchre.analysis.play.DEFAULT_LATE` cards, then αμ over every card it holds
-  (``advise_method``'s ``"hybrid"``), without and with the auction;
+- ``hybrid`` and ``hybrid+auction``: PIMC, but αμ over every card the seat holds where it
+  holds at most :data:`~bideuchre.analysis.play.DEFAULT_LATE` and the consistent deals are
+  few enough to search them all (``advise_method``'s ``"hybrid"``), without and with the
+  auction;
 - ``dd``: the best double-dummy card (:func:`bideuchre.analysis.explain.card_values`; sees every
   hand: the ceiling).
 
