@@ -117,7 +117,7 @@ def show_play(adv: PlayAdvice) -> None:
     joint = f"one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly"
     how = {"pimc": "", "alphamu": f" · alphamu: {joint}"}.get(adv.method, "")
     if adv.method == "hybrid":
-        how = (" · hybrid: pimc until the endgame" if adv.stage == "pimc" else
+        how = (" · hybrid: pimc here (alphamu only in the endgame, over at most 64 deals)" if adv.stage == "pimc" else
                f" · hybrid, alphamu in the endgame: {joint}")
     if adv.exact:
         out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)

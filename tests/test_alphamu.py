@@ -342,7 +342,7 @@ def test_hybrid_options_are_checked():
     assert obj["method"] == "hybrid" and obj["stage"] == "pimc" and obj["depth"] == 1 and obj["deals"] == 8
     r = CliRunner().invoke(app, base + ["--method", "hybrid", "--samples", "8"])
     flat = lambda out: " ".join(out.split())  # noqa: E731  (the text wraps at the width)
-    assert r.exit_code == 0 and "hybrid: pimc until the endgame" in flat(r.output)
+    assert r.exit_code == 0 and "hybrid: pimc here (alphamu only in the endgame, over at most 64 deals)" in flat(r.output)
     # the label follows the stage run, not the depth (αμ at the last card has depth 1)
     # three tricks played by the heuristic, every card shown but E's and S's last diamonds:
     # N holds three cards, six worlds: αμ over all three

@@ -62,7 +62,7 @@ from .sampler import SeatView, view_groups
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
            "DEFAULT_EXACT_LIMIT", "max_play_deals", "check_play_deals", "OBJECTIVES", "SDStep", "SDReview", "review_record",
            "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures", "consistent_deals",
-           "view_groups", "alphamu_view"]
+           "view_groups", "alphamu_view", "DEFAULT_LATE"]
 
 DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
@@ -430,9 +430,9 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     option); ``method``: ``"pimc"`` (the module docstring) or ``"alphamu"``
     (:mod:`bideuchre.analysis.alphamu`: one strategy over the worlds, ``depth`` of the
     seat's cards chosen jointly; there ``samples`` are its worlds and ``exact_limit``
-    defaults to its own, and it runs on one thread) or ``"hybrid"`` (pimc until the seat
-    holds ``late`` cards, default :data:`DEFAULT_LATE`, then alphamu over all of them:
-    :func:`advise_method`).
+    defaults to its own, and it runs on one thread) or ``"hybrid"`` (pimc, but alphamu over
+    every card the seat holds where it holds at most ``late``, default :data:`DEFAULT_LATE`,
+    and the consistent deals are at most 64, all of them searched: :func:`advise_method`).
     ``auction``: the whole auction (text
     ``"pass 4 pass pass"`` or calls, from the left of ``dealer``, which it then needs) read as
     evidence: the deals weighted by the bidding ``policy``'s probability of every call but the
@@ -493,7 +493,7 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     assumes them, :mod:`bideuchre.analysis.alphamu`).  ``samples`` and ``exact_limit`` are the
     PIMC stage's; ``late`` must be 1 to the deck form's hand size.  αμ over a *sample* of the
     worlds was worse than PIMC over all of them (its sampling error outweighs the strategy
-    fusion it avoids: 532 racehorse match deals, -0.087 ± 0.034 points a deal against
+    fusion it avoids: 532 racehorse match deals, -0.086 ± 0.034 points a deal against
     pimc+auction), so it runs only where it sees what PIMC sees; its search grows with the
     worlds and the cards left, so that is also where it is cheap (a match deal of
     hybrid+auction against pimc: 1.2 times the CPU of pimc+auction against pimc;

@@ -35,7 +35,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..rules import Preset, RulesError, Seat, check_seed, parse_seat
-from .advice.evidence import (EPSILON, Evidence, call_weights, distinct_hands, mass_quantile, n_eff,
+from .advice.evidence import (EPSILON, Evidence, ask_distinct, call_weights, mass_quantile, n_eff,
                                rejection_control)
 from .auction import Auction, Bid, format_action
 from .sampler import SeatView
@@ -111,12 +111,7 @@ def _weigh(view: SeatView, pa: PlayAuction, preset: Preset, counts: np.ndarray) 
                      None, pa.epsilon)
     if pa.bid.strain is None and int(pa.declarer) != int(view.seat):
         d = int(pa.declarer)
-        hands = dealt[:, d]
-        once = distinct_hands(hands)           # asked once per distinct hand
-        named = pa.policy.declare_strain(np.ascontiguousarray(hands if once is None else hands[once[0]]),
-                                         d, int(pa.dealer), pa.bid)
-        if once is not None:
-            named = np.asarray(named)[once[1]]
+        named = ask_distinct(lambda h: pa.policy.declare_strain(h, d, int(pa.dealer), pa.bid), dealt[:, d])
         w = w * ((1.0 - pa.epsilon) * (named == int(view.strain)) + pa.epsilon / len(preset.strains))
     return w
 

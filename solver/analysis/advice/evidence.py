@@ -44,7 +44,7 @@ import numpy as np
 from ...rules import Preset, Seat, Strain, check_seed
 
 __all__ = ["EPSILON", "PILOT", "PILOT_BLOCKS", "CANDIDATE_BLOCK", "MIN_BLOCK", "candidate_block", "RESCUE_CANDIDATES",
-           "call_weights", "distinct_hands", "CandidateStream", "Evidence",
+           "call_weights", "distinct_hands", "ask_distinct", "CandidateStream", "Evidence",
            "SeatInference", "n_eff", "weighted_mean_se", "seat_features"]
 
 #: The noise floor: the share of each heard call explained by a uniform choice among the
@@ -133,7 +133,9 @@ def distinct_hands(hands: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]
     ``hands[rows][inverse]`` is ``hands`` -- else None (not worth it).  The deals of a late
     position (every consistent one, up to 20,000) repeat each seat's hand many times; a
     bidding policy's answer for a hand does not depend on the others asked with it, so it is
-    asked once per distinct hand."""
+    asked once per distinct hand.  (``SeatView.enumerate`` finds distinct deals with
+    ``np.unique(axis=0)``; a hand's base-3 code does it here faster, a deck holding at most two
+    copies of a card.)"""
     k = hands.shape[0]
     if k < 64:
         return None
@@ -142,6 +144,19 @@ def distinct_hands(hands: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]
     if 2 * uniq.size > k:
         return None
     return first, inv.reshape(-1)
+
+
+def ask_distinct(ask, hands: np.ndarray):
+    """``ask(hands)`` (a policy's answer per hand, first axis the hands) asked only of the
+    distinct hands where :func:`distinct_hands` finds them repeated, spread back: the same
+    array.  For a tuple answer ``(actions, probs)`` the probabilities are spread."""
+    once = distinct_hands(hands)
+    if once is None:
+        return ask(np.ascontiguousarray(hands))
+    got = ask(np.ascontiguousarray(hands[once[0]]))
+    if isinstance(got, tuple):
+        return got[0], np.asarray(got[1])[once[1]]
+    return np.asarray(got)[once[1]]
 
 
 def call_probabilities(policy, dealer: int, calls: Sequence, counts: np.ndarray, me: int,
@@ -158,13 +173,10 @@ def call_probabilities(policy, dealer: int, calls: Sequence, counts: np.ndarray,
         if seat == int(me):
             legal.append(1)
             continue
-        hands = counts[:, seat]
-        once = distinct_hands(hands)
-        acts, probs = policy.call_probs(np.ascontiguousarray(hands if once is None else hands[once[0]]),
-                                        seat, int(dealer), list(calls[:j]), score)
+        acts, probs = ask_distinct(lambda h: policy.call_probs(h, seat, int(dealer), list(calls[:j]), score),
+                                   counts[:, seat])
         acts = list(acts)
-        col = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
-        out[:, j] = col if once is None else col[once[1]]
+        out[:, j] = np.asarray(probs, dtype=np.float64)[:, acts.index(call)]
         legal.append(len(acts))
     return out, legal
 
