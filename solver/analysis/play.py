@@ -68,6 +68,7 @@ DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
 METHODS = ("pimc", "alphamu", "hybrid")
 DEFAULT_LATE = 3        # hybrid: αμ over every remaining card once the seat holds at most this many
+MAX_LATE = 3            # and no more: αμ over six cards and six worlds ran for minutes
 _CHUNK = 32
 _PER_WORKER = 50        # chunks a worker at least (_solve_all): one deal each for 100 deals
 
@@ -491,7 +492,8 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     there αμ over every one of them with every card the seat holds chosen jointly (``depth`` =
     its cards: an exact information-set search for the seat, the other seats assumed as αμ
     assumes them, :mod:`bideuchre.analysis.alphamu`).  ``samples`` and ``exact_limit`` are the
-    PIMC stage's; ``late`` must be 1 to the deck form's hand size.  αμ over a *sample* of the
+    PIMC stage's; ``late`` must be 1 to :data:`MAX_LATE` (3: αμ over a whole six-card hand,
+    even over six worlds, ran for minutes).  αμ over a *sample* of the
     worlds was worse than PIMC over all of them (its sampling error outweighs the strategy
     fusion it avoids: 532 racehorse match deals, -0.086 ± 0.034 points a deal against
     pimc+auction), so it runs only where it sees what PIMC sees; its search grows with the
@@ -502,7 +504,7 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
     the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown
     method, ``depth`` with ``pimc`` other than 1, ``depth`` with ``hybrid``, or ``late``
-    without ``hybrid`` or outside 1 to the hand size."""
+    without ``hybrid`` or outside 1 to :data:`MAX_LATE`."""
     if method not in METHODS:
         raise RulesError(f"unknown --method {method!r} (expected one of: {' '.join(METHODS)})")
     if method == "hybrid":
@@ -510,9 +512,9 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
             raise RulesError(f"--depth {depth}: hybrid chooses every remaining card jointly "
                              "in the endgame (--late sets where it starts)")
         held = DEFAULT_LATE if late is None else late
-        if not 1 <= held <= view.deck.hand:
-            raise RulesError(f"--late must be 1 to {view.deck.hand} (the cards of a "
-                             f"{view.deck.name} hand), got {held}")
+        if not 1 <= held <= MAX_LATE:
+            raise RulesError(f"--late must be 1 to {MAX_LATE} (the joint search grows "
+                             f"exponentially with the cards held), got {held}")
         worlds = view.count()[0]
         stage = "alphamu" if view.left <= held and worlds <= DEFAULT_AM_EXACT_LIMIT else "pimc"
         if stage == "pimc":
