@@ -53,7 +53,7 @@ def play_command(
     workers: Optional[int] = typer.Option(None, "--workers", "-j", min=1, help="Worker threads (default: every core; results do not depend on it)."),
     method: str = typer.Option("pimc", "--method", "-m", help="pimc: each card double dummy over the deals; alphamu: one strategy of the seat kept over the deals (--depth of its cards chosen jointly); hybrid: pimc, but alphamu over every card left where the seat holds --late cards or fewer and the consistent deals are at most 64 (all of them searched)."),
     late: Optional[int] = typer.Option(None, "--late", min=1, help="With --method hybrid: the cards held from which alphamu chooses all of them jointly where the deals are few (1 to 3, default 3: the joint search grows exponentially with the cards)."),
-    depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (default 2; 1 is pimc)."),
+    depth: Optional[int] = typer.Option(None, "--depth", min=1, help="With --method alphamu: the seat's cards chosen jointly, this one included (1 to 3, default 2; 1 is pimc)."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals (alphamu: the worlds) weighted by the bidding model's probability of every call; its contract gives --declarer and --bid."),
     epsilon: Optional[float] = typer.Option(None, "--epsilon", help="With --auction: the noise floor of each call, the share explained by a uniform choice among the legal calls (default 0.02)."),

@@ -358,6 +358,8 @@ def test_hybrid_options_are_checked():
     assert "hybrid, alphamu in the endgame: one strategy over them, 3 cards of N's" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--method", "alphamu", "--depth", "1", "--samples", "8"])
     assert r.exit_code == 0 and " · alphamu: one strategy over them, 1 card of N's" in flat(r.output)
+    r = CliRunner().invoke(app, base + ["--method", "alphamu", "--depth", "4"])
+    assert r.exit_code == 2 and "--depth must be 1 to 3" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--method", "hybrid", "--late", "4"])
     assert r.exit_code == 2 and "--late must be 1 to 3" in flat(r.output)
     r = CliRunner().invoke(app, base + ["--late", "3"])

@@ -49,10 +49,11 @@ from .explain import card_groups
 from .sampler import SeatView, view_groups
 
 
-__all__ = ["default_alphamu_worlds", "DEFAULT_DEPTH", "DEFAULT_AM_EXACT_LIMIT",
+__all__ = ["default_alphamu_worlds", "DEFAULT_DEPTH", "MAX_DEPTH", "DEFAULT_AM_EXACT_LIMIT",
            "SearchStats"]
 
 DEFAULT_DEPTH = 2
+MAX_DEPTH = 3       # past it the search runs for minutes (six cards, six worlds: over eight)
 DEFAULT_AM_EXACT_LIMIT = 64
 FRONT_CAP = 128     # vectors kept per front (memory bound); past it, those of the best sums
 
@@ -246,11 +247,12 @@ def alphamu_fronts(view: SeatView, counts: np.ndarray, depth: int = DEFAULT_DEPT
     ones (:func:`~bideuchre.analysis.explain.card_groups`, best first in effective-suit order),
     per group its Pareto front (a list of (W,) int16 vectors: the searcher's side's whole-hand
     tricks in each world under one joint strategy), and the :class:`SearchStats`.  ``depth``
-    (≥ 1): the searcher's cards chosen jointly, this one included (module docstring).  Raises
-    RulesError for a depth below 1 or no world.
+    (1 to :data:`MAX_DEPTH`): the searcher's cards chosen jointly, this one included (module
+    docstring).  Raises RulesError for a depth outside 1 to MAX_DEPTH or no world.
     """
-    if depth < 1:
-        raise RulesError(f"--depth must be at least 1, got {depth}")
+    if not 1 <= depth <= MAX_DEPTH:
+        raise RulesError(f"--depth must be 1 to {MAX_DEPTH} (the joint search grows "
+                         f"exponentially with it), got {depth}")
     if counts.shape[0] == 0:
         raise RulesError("no world to search")
     s = _Search(view, counts)

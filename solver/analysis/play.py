@@ -56,7 +56,7 @@ from .advice import default_workers
 from .auction import Bid, hand_result, parse_bid
 from .explain import PlayAnalysis, card_groups
 from .lone import lone_leader
-from .alphamu import DEFAULT_AM_EXACT_LIMIT, DEFAULT_DEPTH, alphamu_fronts, default_alphamu_worlds
+from .alphamu import DEFAULT_AM_EXACT_LIMIT, DEFAULT_DEPTH, MAX_DEPTH, alphamu_fronts, default_alphamu_worlds
 from .sampler import SeatView, view_groups
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
@@ -68,7 +68,7 @@ DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
 METHODS = ("pimc", "alphamu", "hybrid")
 DEFAULT_LATE = 3        # hybrid: αμ over every remaining card once the seat holds at most this many
-MAX_LATE = 3            # and no more: αμ over six cards and six worlds ran for minutes
+MAX_LATE = MAX_DEPTH    # and no more: αμ over six cards and six worlds ran for minutes
 _CHUNK = 32
 _PER_WORKER = 50        # chunks a worker at least (_solve_all): one deal each for 100 deals
 
@@ -707,6 +707,6 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
     mine = np.stack(cols, axis=1).astype(np.int64)
     adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
                         distinct, seed)
-    adv.method, adv.depth = "alphamu", depth
+    adv.method, adv.depth = "alphamu", min(depth, view.left)     # the cards it can choose
     adv.auction, adv.evidence = auction, evidence
     return adv
