@@ -114,10 +114,13 @@ def show_play(adv: PlayAdvice) -> None:
     voids = [f"{s.name} {' '.join('♠♥♦♣'[u] for u in sorted(v.voids[s]))}" for s in Seat if v.voids[s]]
     if voids:
         out.print("shown out: " + ", ".join(voids))
+    from bideuchre.analysis.alphamu import DEFAULT_AM_EXACT_LIMIT
+
     joint = f"one strategy over them, {counted(adv.depth, 'card')} of {v.seat.name}'s chosen jointly"
     how = {"pimc": "", "alphamu": f" · alphamu: {joint}"}.get(adv.method, "")
     if adv.method == "hybrid":
-        how = (" · hybrid: pimc here (alphamu only in the endgame, over at most 64 deals)" if adv.stage == "pimc" else
+        how = (f" · hybrid: pimc here (alphamu only in the endgame, over at most {DEFAULT_AM_EXACT_LIMIT} deals)"
+               if adv.stage == "pimc" else
                f" · hybrid, alphamu in the endgame: {joint}")
     if adv.exact:
         out.print(f"exact: every one of the {counted(adv.consistent, 'consistent deal')}" + how)

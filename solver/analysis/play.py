@@ -515,8 +515,8 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
         if not 1 <= held <= MAX_LATE:
             raise RulesError(f"--late must be 1 to {MAX_LATE} (the joint search grows "
                              f"exponentially with the cards held), got {held}")
-        worlds = view.count()[0]
-        stage = "alphamu" if view.left <= held and worlds <= DEFAULT_AM_EXACT_LIMIT else "pimc"
+        worlds = view.count()[0] if view.left <= held else None     # counted only in the endgame
+        stage = "alphamu" if worlds is not None and worlds <= DEFAULT_AM_EXACT_LIMIT else "pimc"
         if stage == "pimc":
             adv = advise_method(view, preset, declarer, bid, "pimc", samples, seed, exact_limit,
                                 objective, workers, None, auction)
