@@ -19,6 +19,7 @@ from pathlib import Path
 
 
 def main(argv=None) -> None:
+    from bideuchre import BidEuchreError
     from bideuchre.bidding.match import run_match
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -35,9 +36,13 @@ def main(argv=None) -> None:
     results = []
     for preset in args.preset:
         for pair in args.pair:
-            a, b = pair.split(":")
+            a, _, b = pair.partition(":")
             f = work / f"{preset}-{a}-{b}-{args.seed}.jsonl"
-            r = run_match(a, b, preset, args.deals, args.seed, jobs=args.jobs, output=f, resume=f.exists())
+            try:
+                r = run_match(a, b, preset, args.deals, args.seed, jobs=args.jobs, output=f, resume=f.exists())
+            except BidEuchreError as e:                 # one line, exit 2, as the CLI
+                print(f"error: --pair {pair}: {e}", file=sys.stderr)
+                return 2
             obj = r.to_json()
             results.append(obj)
             sa, sb = obj["stats"]["a"], obj["stats"]["b"]

@@ -127,3 +127,12 @@ def test_an_output_of_an_older_build_is_named_not_overwritten(tmp_path):
     run_play_match("heuristic", "dd", changed, 2, 1, jobs=1, output=tmp_path / "r.jsonl")
     with pytest.raises(MatchError, match="holds the match"):   # other rules: not the same match
         run_play_match("heuristic", "dd", RACE, 3, 1, jobs=1, output=tmp_path / "r.jsonl", resume=True)
+
+
+def test_a_play_policy_in_a_bidding_match_says_add_play():
+    from typer.testing import CliRunner
+    from bideuchre.cli.app import app
+    r = CliRunner().invoke(app, ["match", "hybrid", "pimc", "-p", "racehorse", "-n", "2"])
+    assert r.exit_code == 2 and "unknown policy 'hybrid'" in r.output and "add --play" in r.output
+    r = CliRunner().invoke(app, ["match", "nosuch", "pimc", "-p", "racehorse", "-n", "2"])
+    assert r.exit_code == 2 and "add --play" not in r.output
