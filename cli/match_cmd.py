@@ -52,6 +52,11 @@ def match_cmd(
                 raise BadInput("--plot draws a bidding match; a play match has none")
             return _play_match(a, b, p, deals, seed, samples, output, json_out, contracts, split,
                                jobs, resume)
+        from bideuchre.bidding.play_match import PLAY_POLICIES
+        from bideuchre.bidding.policy import policy_names
+        for name in (a, b):
+            if name in PLAY_POLICIES and name not in policy_names():
+                raise BadInput(f"{name!r} is a play policy: add --play")
         if plot is not None:
             check_plot(plot)
             from bideuchre.batch import check_new_file

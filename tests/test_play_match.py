@@ -133,6 +133,6 @@ def test_a_play_policy_in_a_bidding_match_says_add_play():
     from typer.testing import CliRunner
     from bideuchre.cli.app import app
     r = CliRunner().invoke(app, ["match", "hybrid", "pimc", "-p", "racehorse", "-n", "2"])
-    assert r.exit_code == 2 and "unknown policy 'hybrid'" in r.output and "add --play" in r.output
-    r = CliRunner().invoke(app, ["match", "nosuch", "pimc", "-p", "racehorse", "-n", "2"])
-    assert r.exit_code == 2 and "add --play" not in r.output
+    assert r.exit_code == 2 and "'hybrid' is a play policy: add --play" in " ".join(r.output.split())
+    r = CliRunner().invoke(app, ["match", "nosuch", "model", "-p", "racehorse", "-n", "2"])
+    assert r.exit_code == 2 and "unknown policy 'nosuch'" in r.output and "add --play" not in r.output

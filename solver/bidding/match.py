@@ -426,9 +426,7 @@ def run_match(a: str, b: str, preset: Preset | str = "standard", deals: int = 10
     _load_plugins()
     for name in (a, b):
         if name not in policy_names():
-            from .play_match import PLAY_POLICIES
-            hint = " -- a play policy: add --play" if name in PLAY_POLICIES else ""
-            raise PolicyError(f"unknown policy {name!r} (known: {', '.join(policy_names())}){hint}")
+            raise PolicyError(f"unknown policy {name!r} (known: {', '.join(policy_names())})")
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
         raise MatchError(f"--deals {deals!r}: expected a whole number 1..{MAX_DEALS:,}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
