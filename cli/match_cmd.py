@@ -14,7 +14,7 @@ from .views import simple_table
 
 
 def match_cmd(
-    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice, advice-dd, par (or a registered one); with --play: heuristic, pimc, pimc+auction, alphamu, alphamu+auction, hybrid, hybrid+auction, dd."),
+    a: str = typer.Argument(..., help="Policy A: heuristic, model, advice, advice-dd, par (or a registered one); with --play: heuristic, pimc, pimc+auction, alphamu, alphamu+auction, hybrid, hybrid+auction, pimc+cards, pimc+auction+cards, hybrid+auction+cards (+cards: the cards played read by the play model), dd."),
     b: str = typer.Argument(..., help="Policy B."),
     preset: str = typer.Option("standard", "--preset", "-p", help="The rules (standard pepper double32 racehorse double48)."),
     deals: int = typer.Option(1000, "--deals", "-n", help="Deals, each played twice with the seats swapped."),

@@ -57,6 +57,9 @@ def play_command(
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals (alphamu: the worlds) weighted by the bidding model's probability of every call; its contract gives --declarer and --bid."),
     epsilon: Optional[float] = typer.Option(None, "--epsilon", help="With --auction: the noise floor of each call, the share explained by a uniform choice among the legal calls (default 0.02)."),
+    play_model_on: bool = typer.Option(False, "--play-model", help="Read the other seats' recent cards as evidence too: each deal weighted by the probability of their choices if they play close to double dummy (a softmax over the tricks each card gives up; costs up to --history times pimc)."),
+    beta: Optional[float] = typer.Option(None, "--beta", help="With --play-model: its sharpness, per trick given up (default 4)."),
+    history: Optional[int] = typer.Option(None, "--history", help="With --play-model: the other seats' most recent cards read (1 to 24, default 6)."),
     rule: List[str] = rule_option(),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -81,11 +84,17 @@ def play_command(
         if ":" in hand and len(hand.split()) > 1:
             raise BadInput(f"HAND {hand[:40]!r} is a deal; play takes the seat's own hand (like "
                            "'AJ.KQ..JT'); the other hands are what it cannot see (--known for cards shown)")
+        if (beta is not None or history is not None) and not play_model_on:
+            raise BadInput(f"{'--beta' if beta is not None else '--history'} goes with --play-model")
+        pm = None
+        if play_model_on:
+            from bideuchre.analysis.play_model import play_model
+            pm = play_model(beta, history)
         p = preset_with_rules(preset, rule)
         adv = play_advice(hand, seat, strain, leader, declarer, bid, p, played, lone, parse_known(known),
                           samples, seed, exact_limit, objective, workers, dealer,
                           get_deck(deck) if deck else None, method, depth, auction,
-                          epsilon=epsilon, late=late)
+                          epsilon=epsilon, late=late, play_model=pm)
         if json_out:
             print_json(with_rules(adv.to_json(), p))
         else:
@@ -131,6 +140,11 @@ def show_play(adv: PlayAdvice) -> None:
                   "weighted by the bidding model's probability of every call but "
                   f"{v.seat.name}'s", highlight=False)
         show_evidence(adv.evidence, adv.evidence.n_eff, adv.deals)
+    if adv.play_model is not None:
+        m = adv.play_model
+        out.print(f"play model: the last {counted(m['decisions'], 'card')} of the other seats read "
+                  f"(beta {m['beta']:g} a trick given up) · effective deals {m['n_eff']:,.1f} of {adv.deals:,}",
+                  highlight=False)
     side = v.seat.side.name
     tab = simple_table()
     tab.add_column("card", no_wrap=True)

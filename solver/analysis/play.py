@@ -160,7 +160,9 @@ class PlayAdvice:
     chosen jointly: 1 for pimc); ``stage``: with ``"hybrid"``, the method it ran here
     (``"pimc"`` before the endgame, ``"alphamu"`` in it), else None; ``auction`` and ``evidence``: the auction read as evidence
     (:class:`~bideuchre.analysis.play_auction.PlayAuction`) and how it weighed on the deals
-    (:class:`~bideuchre.analysis.advice.evidence.Evidence`), or None.
+    (:class:`~bideuchre.analysis.advice.evidence.Evidence`), or None; ``play_model``: with the
+    play model (:mod:`bideuchre.analysis.play_model`) its ``beta``, ``history``, the
+    ``decisions`` it read and the deals' effective size ``n_eff`` after it, or None.
     """
 
     view: SeatView
@@ -180,6 +182,7 @@ class PlayAdvice:
     stage: str | None = None        # hybrid: "pimc" or "alphamu", the method run here
     auction: object = None          # the PlayAuction read as evidence, or None
     evidence: object = None         # its Evidence (n_eff, per-seat lines, warning), or None
+    play_model: dict | None = None  # the play model read: beta, history, decisions, n_eff
 
     @property
     def recommend(self) -> CardAdvice:
@@ -217,6 +220,8 @@ class PlayAdvice:
             obj["auction"] = {"dealer": self.auction.dealer.name, "calls": self.auction.text(),
                               "epsilon": self.auction.epsilon}
             obj["evidence"] = self.evidence.to_json()
+        if self.play_model is not None:
+            obj["play_model"] = self.play_model
         return obj
 
 
@@ -301,18 +306,16 @@ def make_bid(preset: Preset, bid: str | Bid | None, strain, lone) -> Bid | None:
 
 def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bid: Bid | None = None,
                 samples: int | None = None, seed: int = 1, exact_limit: int = DEFAULT_EXACT_LIMIT,
-                objective: str = "score", workers: int = 1, auction=None) -> PlayAdvice:
+                objective: str = "score", workers: int = 1, auction=None, play_model=None) -> PlayAdvice:
     """:func:`play_advice` for a view already built (see there).  ``bid`` None: tricks only.
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` whose calls weight
     the deals (:mod:`bideuchre.analysis.play_auction`), or None (every consistent deal as
-    likely as the shuffle makes it)."""
+    likely as the shuffle makes it); ``play_model``: a
+    :class:`~bideuchre.analysis.play_model.PlayModel` whose reading of the other seats'
+    cards weights them too (:func:`weighted_deals`), or None."""
     n = default_play_samples(view.deck) if samples is None else samples
-    objective, distinct, exact, counts, weights = consistent_deals(
-        view, bid, objective, n, seed, exact_limit, draw=auction is None)
-    evidence = None
-    if auction is not None:
-        from .play_auction import auction_deals
-        counts, weights, evidence = auction_deals(view, auction, preset, exact, counts, weights, n, seed)
+    objective, distinct, exact, counts, weights, evidence, read = weighted_deals(
+        view, preset, bid, objective, n, seed, exact_limit, auction, play_model, workers)
     groups = view_groups(view)
     reps = [g[0] for g in groups]
     rest = _solve_all(counts, view, reps, workers)
@@ -320,8 +323,34 @@ def advise_view(view: SeatView, preset: Preset, declarer: Seat | None = None, bi
     mine = ns if view.seat % 2 == 0 else view.deck.hand - ns
     adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
                       distinct, seed)
-    adv.auction, adv.evidence = auction, evidence
+    adv.auction, adv.evidence, adv.play_model = auction, evidence, read
     return adv
+
+
+def weighted_deals(view: SeatView, preset: Preset, bid: Bid | None, objective: str, samples: int,
+                   seed: int, exact_limit: int, auction=None, play_model=None, workers: int = 1):
+    """The deals a method evaluates and their weights, the evidence read:
+    :func:`consistent_deals`, then with ``auction`` the calls' weights
+    (:func:`~bideuchre.analysis.play_auction.auction_deals`) and with ``play_model`` (a
+    :class:`~bideuchre.analysis.play_model.PlayModel`) the cards' (its
+    :func:`~bideuchre.analysis.play_model.play_weights` on ``workers`` threads).  Returns
+    ``(objective, distinct, exact, counts, weights, evidence, read)``: ``evidence`` the
+    auction's :class:`~bideuchre.analysis.advice.evidence.Evidence` or None, ``read`` the
+    play model's settings with ``decisions`` read and the deals' ``n_eff`` after it (a dict)
+    or None."""
+    objective, distinct, exact, counts, weights = consistent_deals(
+        view, bid, objective, samples, seed, exact_limit, draw=auction is None)
+    evidence = read = None
+    if auction is not None:
+        from .play_auction import auction_deals
+        counts, weights, evidence = auction_deals(view, auction, preset, exact, counts, weights, samples, seed)
+    if play_model is not None:
+        from .advice.evidence import n_eff
+        from .play_model import play_weights
+        factor, decisions = play_weights(view, counts, play_model, workers)
+        weights = weights.astype(np.float64) * factor
+        read = {**play_model.to_json(), "decisions": decisions, "n_eff": round(float(n_eff(weights)), 1)}
+    return objective, distinct, exact, counts, weights, evidence, read
 
 
 def consistent_deals(view: SeatView, bid: Bid | None, objective: str, samples: int, seed: int,
@@ -413,7 +442,8 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
                 workers: int | None = None, dealer: int | str | None = None,
                 deck: str | DeckForm | None = None, method: str = "pimc",
                 depth: int | None = None, auction=None, policy=None,
-                epsilon: float | None = None, late: int | None = None) -> PlayAdvice:
+                epsilon: float | None = None, late: int | None = None,
+                play_model=None) -> PlayAdvice:
     """Advice for ``seat`` to play now, from its view alone (module docstring).
 
     ``hand``: the seat's cards as dealt (hand text or tokens); ``strain``; ``leader``: the seat
@@ -440,7 +470,9 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
     seat's own (default the bidding model; ``epsilon`` the noise floor, default
     :data:`~bideuchre.analysis.advice.evidence.EPSILON`), :mod:`bideuchre.analysis.play_auction`;
     its contract gives ``declarer`` and ``bid`` where they are not named (with ``alphamu`` the
-    weights are the worlds').
+    weights are the worlds').  ``play_model``: a
+    :class:`~bideuchre.analysis.play_model.PlayModel` (:func:`~bideuchre.analysis.play_model.play_model`)
+    reading the other seats' cards played as evidence too (:mod:`bideuchre.analysis.play_model`), or None.
 
     Returns a :class:`PlayAdvice`.  Raises NotationError / IllegalPlayError / RulesError (under
     :class:`~bideuchre.rules.BidEuchreError`) for bad input: see :class:`SeatView` and
@@ -477,14 +509,14 @@ def play_advice(hand, seat: int | str, strain: int | str, leader: int | str | No
         leader = lone_leader(p, lone_seat, dl) if lone_seat is not None else first_leader(p, decl, dl)
     view = SeatView(p.deck, seat, hand, st, leader, played, lone_seat, known)
     return advise_method(view, p, decl, b, method, samples, seed, exact_limit, objective,
-                         workers, depth, pa, late)
+                         workers, depth, pa, late, play_model)
 
 
 def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bid | None,
                   method: str = "pimc", samples: int | None = None, seed: int = 1,
                   exact_limit: int | None = None, objective: str = "score",
                   workers: int | None = None, depth: int | None = None, auction=None,
-                  late: int | None = None) -> PlayAdvice:
+                  late: int | None = None, play_model=None) -> PlayAdvice:
     """:func:`advise_view` (``method`` ``"pimc"``) or
     :func:`alphamu_view` (``"alphamu"``) for a view already built, or ``"hybrid"``: PIMC,
     except where the seat to move holds at most ``late`` cards (default :data:`DEFAULT_LATE`)
@@ -502,7 +534,9 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
     benchmarks/RESULTS.md 0.8.5).
     ``exact_limit`` and ``depth`` None: the method's defaults; ``workers`` None: every core;
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` (its weights are
-    the worlds' for ``alphamu``, the deals' for ``pimc``).  Raises RulesError for an unknown
+    the worlds' for ``alphamu``, the deals' for ``pimc``); ``play_model``: a
+    :class:`~bideuchre.analysis.play_model.PlayModel` that weights them by the cards played
+    too (:func:`weighted_deals`).  Raises RulesError for an unknown
     method, ``depth`` with ``pimc`` other than 1, ``depth`` with ``hybrid``, or ``late``
     without ``hybrid`` or outside 1 to :data:`MAX_LATE`."""
     if method not in METHODS:
@@ -519,10 +553,10 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
         stage = "alphamu" if worlds is not None and worlds <= DEFAULT_AM_EXACT_LIMIT else "pimc"
         if stage == "pimc":
             adv = advise_method(view, preset, declarer, bid, "pimc", samples, seed, exact_limit,
-                                objective, workers, None, auction)
+                                objective, workers, None, auction, play_model=play_model)
         else:                   # every consistent world, as PIMC would take them here
             adv = advise_method(view, preset, declarer, bid, "alphamu", worlds, seed, worlds,
-                                objective, workers, view.left, auction)
+                                objective, workers, view.left, auction, play_model=play_model)
         adv.method, adv.stage = "hybrid", stage
         return adv
     if late is not None:
@@ -533,10 +567,10 @@ def advise_method(view: SeatView, preset: Preset, declarer: Seat | None, bid: Bi
                              "use --method alphamu")
         return advise_view(view, preset, declarer, bid, samples, seed,
                            DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
-                           default_workers() if workers is None else workers, auction)
+                           default_workers() if workers is None else workers, auction, play_model)
     return alphamu_view(view, preset, declarer, bid, samples, seed,
                         DEFAULT_AM_EXACT_LIMIT if exact_limit is None else exact_limit, objective,
-                        DEFAULT_DEPTH if depth is None else depth, auction)
+                        DEFAULT_DEPTH if depth is None else depth, auction, play_model)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -677,7 +711,7 @@ def review_record(record, analysis: PlayAnalysis, samples: int | None = None, se
 
 def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | None = None,
                  seed: int = 1, exact_limit: int = DEFAULT_AM_EXACT_LIMIT, objective: str = "score",
-                 depth: int = DEFAULT_DEPTH, auction=None):
+                 depth: int = DEFAULT_DEPTH, auction=None, play_model=None):
     """αμ advice for the seat to move of ``view`` (module docstring), in the shape of
     :func:`~bideuchre.analysis.play.advise_view`: a :class:`~bideuchre.analysis.play.PlayAdvice`
     whose per-deal tricks (``tricks``, ``(deals, groups)``) are, per card, those of its front's
@@ -686,14 +720,11 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
     ``auction``: a :class:`~bideuchre.analysis.play_auction.PlayAuction` whose calls weight the
     worlds as they weight :func:`advise_view`'s deals (every consistent world reweighted, or
     ``worlds`` kept by rejection control): the card chosen is the one of the best weighted
-    mean.  Raises RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
+    mean.  ``play_model``: the cards played weight the worlds too (:func:`weighted_deals`).
+    Raises RulesError for an unknown objective, ``worlds`` or ``depth`` below 1."""
     n = default_alphamu_worlds(view.deck) if worlds is None else worlds
-    objective, distinct, exact, counts, weights = consistent_deals(
-        view, bid, objective, n, seed, exact_limit, draw=auction is None)
-    evidence = None
-    if auction is not None:
-        from .play_auction import auction_deals
-        counts, weights, evidence = auction_deals(view, auction, preset, exact, counts, weights, n, seed)
+    objective, distinct, exact, counts, weights, evidence, read = weighted_deals(
+        view, preset, bid, objective, n, seed, exact_limit, auction, play_model)
     groups, fronts, _ = alphamu_fronts(view, counts, depth)
     w = weights.astype(np.float64)
     cols = []
@@ -708,5 +739,5 @@ def alphamu_view(view: SeatView, preset, declarer=None, bid=None, worlds: int | 
     adv = advice_from(view, preset, declarer, bid, objective, groups, mine, weights, exact,
                         distinct, seed)
     adv.method, adv.depth = "alphamu", min(depth, view.left)     # the cards it can choose
-    adv.auction, adv.evidence = auction, evidence
+    adv.auction, adv.evidence, adv.play_model = auction, evidence, read
     return adv

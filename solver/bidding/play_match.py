@@ -41,6 +41,9 @@ Play policies (:data:`PLAY_POLICIES`), each seat seeing only its own hand and th
   holds at most :data:`~bideuchre.analysis.play.DEFAULT_LATE` and the consistent deals are
   few enough to search them all (``advise_method``'s ``"hybrid"``), without and with the
   auction;
+- ``pimc+cards``, ``pimc+auction+cards`` and ``hybrid+auction+cards``: the same, the deals
+  weighted by the other seats' cards played too (the play model at its defaults,
+  :mod:`bideuchre.analysis.play_model`);
 - ``dd``: the best double-dummy card (:func:`bideuchre.analysis.explain.card_values`; sees every
   hand: the ceiling).
 
@@ -67,7 +70,7 @@ __all__ = ["PLAY_POLICIES", "CONTRACTS", "bid_out", "model_contract", "heuristic
            "summarise_play", "play_deal", "play_chunk", "PlaySpec", "PlayTally"]
 
 PLAY_POLICIES = ("heuristic", "pimc", "pimc+auction", "alphamu", "alphamu+auction", "hybrid",
-                 "hybrid+auction", "dd")
+                 "hybrid+auction", "pimc+cards", "pimc+auction+cards", "hybrid+auction+cards", "dd")
 CONTRACTS = ("par", "model")
 
 
@@ -106,22 +109,26 @@ def _chooser(name: str, preset: Preset, contract, leader, lone, samples: int | N
     from ..analysis.play import advise_method
     from ..analysis.sampler import SeatView
 
-    method, pa = name, None
-    if name.endswith("+auction"):
+    method, *reads = name.split("+")
+    pa = pm = None
+    if "auction" in reads:
         if auction is None:
             raise MatchError(f"{name} reads the auction: this contract has none (--contracts model)")
         from dataclasses import replace
 
         from ..analysis.play_auction import play_auction
-        method = name[:-len("+auction")]
         pa = replace(play_auction(preset, auction[1], auction[0], contract.declarer, contract.bid, "model"),
                      report=False)
+    if "cards" in reads:
+        from ..analysis.play_model import play_model
+        pm = play_model()
 
     def choose(pos: Position) -> Card:
         p = pos.to_move
         view = SeatView(pos.deal.deck, p, pos.deal.hands[p], pos.strain, leader, list(pos.played), lone)
         adv = advise_method(view, preset, contract.declarer, contract.bid, method, samples,
-                            index * 1000 + len(pos.played), None, "score", 1, auction=pa)
+                            index * 1000 + len(pos.played), None, "score", 1, auction=pa,
+                            play_model=pm)
         return adv.recommend.card
     return choose
 
@@ -371,7 +378,7 @@ def run_play_match(a: str, b: str, preset: Preset | str = "racehorse", deals: in
             raise MatchError(f"unknown play policy {name!r} (expected one of: {' '.join(PLAY_POLICIES)})")
     if contracts not in CONTRACTS:
         raise MatchError(f"--contracts {contracts!r}: expected one of: {' '.join(CONTRACTS)}")
-    reads = [x for x in (a, b) if x.endswith("+auction")]
+    reads = [x for x in (a, b) if "auction" in x.split("+")]
     if contracts == "par" and reads:
         raise MatchError(f"{reads[0]} reads the auction: par contracts have none (use --contracts model)")
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:

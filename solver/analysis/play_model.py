@@ -1,0 +1,168 @@
+"""The cards played as evidence: a model of which card a seat plays from a holding
+(``play --play-model``; issue 26 §1, the optional part).
+
+Without it the deals consistent with a seat's view (:class:`~bideuchre.analysis.sampler.SeatView`)
+are weighted by the shuffle (and, with ``--auction``, by the calls heard): a defender's choice
+of card says nothing but its voids.  This model reads the choices too.  **The model**
+(RULES.md is silent; the form is the softmax of bridge programs' play inference, as BEN's and
+Pidgin's read the cards): at each earlier decision of another seat, in a consistent deal
+``i``, that seat chose among its legal cards in groups of equivalent ones
+(:func:`~bideuchre.analysis.explain.card_groups`: the cards between which no card still in
+play lies, whose choice says nothing) with probability
+
+    P(group g | deal i) = exp(-beta * loss_g) / sum_h exp(-beta * loss_h),
+
+``loss_g`` the tricks group ``g`` gives up double dummy in deal ``i`` at that moment (0 for
+the best; RULES.md §3 values), ``beta`` the model's sharpness per trick (0: no evidence; large:
+the seat is taken to play double-dummy perfectly).  A deal's **weight** is multiplied by the
+product of these probabilities of the groups actually played, over the last ``history``
+decisions of the other seats (not the advised seat's own: its hand is known) where it had
+more than one group.  A seat that plays a card giving up a trick in a deal is, under the model,
+less likely to hold that deal's cards.
+
+What it assumes: the other seats play close to double-dummy best (each trick given up makes a
+choice ``e^beta`` times less likely).  Real single-dummy players give up tricks they cannot see
+(a guess between two finesses), so ``beta`` is soft by default (:data:`DEFAULT_BETA`); where a
+seat plays far from double dummy the model misleads.
+
+Cost: one exact solve and one ``Solver.values`` per deal and decision read, the cost of a
+PIMC card evaluation each: with the default ``history`` of :data:`DEFAULT_HISTORY`, a decision
+late in the hand costs up to that many times PIMC's.  Whether it pays: benchmarks/RESULTS.md
+0.8.6 (the issue note).
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..rules import RulesError, effective_suit, next_active, trick_winner
+from ..search.solve import get_solver
+from .explain import card_groups
+from .sampler import SeatView
+
+__all__ = ["PlayModel", "play_model", "play_weights", "past_decisions", "DEFAULT_BETA",
+           "DEFAULT_HISTORY", "MAX_HISTORY"]
+
+#: Sharpness per trick given up (each trick given up makes a choice e^beta times less likely).
+DEFAULT_BETA = 4.0
+
+#: The other seats' decisions read, the most recent first.
+DEFAULT_HISTORY = 6
+
+#: And at most (each costs a PIMC card evaluation per deal).
+MAX_HISTORY = 24
+
+
+class PlayModel:
+    """The play model's settings: ``beta`` (sharpness per trick, > 0) and ``history`` (the
+    other seats' most recent decisions read, 1 to :data:`MAX_HISTORY`); see the module
+    docstring."""
+
+    __slots__ = ("beta", "history")
+
+    def __init__(self, beta: float = DEFAULT_BETA, history: int = DEFAULT_HISTORY):
+        self.beta = float(beta)
+        self.history = int(history)
+
+    def to_json(self) -> dict:
+        return {"beta": self.beta, "history": self.history}
+
+
+def play_model(beta=None, history=None) -> PlayModel:
+    """A checked :class:`PlayModel` (None: the defaults).  Raises RulesError (one line naming
+    the option) for ``beta`` not a positive number up to 20 or ``history`` not 1 to
+    :data:`MAX_HISTORY`."""
+    b = DEFAULT_BETA if beta is None else beta
+    h = DEFAULT_HISTORY if history is None else history
+    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or not 0 < b <= 20:
+        raise RulesError(f"--beta {b!r}: the play model's sharpness must be above 0 and at most 20 "
+                         "(per trick given up)")
+    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or not 1 <= h <= MAX_HISTORY:
+        raise RulesError(f"--history {h!r}: the play model reads 1 to {MAX_HISTORY} earlier decisions")
+    return PlayModel(float(b), int(h))
+
+
+def past_decisions(view: SeatView, history: int) -> list[tuple[int, int, int, list[int], np.ndarray]]:
+    """The other seats' decisions read: up to ``history`` of the most recent cards played by a
+    seat other than the advised one, each ``(seat, card, trick leader, trick cards before it,
+    later)``, ``later`` a 4 × 24 uint8 array of the cards played from that card on (a
+    consistent deal's remaining cards plus ``later`` are the hands at that moment)."""
+    size = 3 if view.out is not None else 4
+    st = int(view.strain)
+    steps = []
+    to_move, trick = view.first_leader, []
+    for card in view.played:
+        lead = trick[0][0] if trick else to_move
+        steps.append((int(to_move), int(card), int(lead), [int(c) for _, c in trick]))
+        trick.append((to_move, card))
+        if len(trick) == size:
+            to_move = trick[trick_winner([c for _, c in trick], st)][0]
+            trick = []
+        else:
+            to_move = next_active(to_move, view.out)
+    later = np.zeros((4, 24), dtype=np.uint8)
+    out = []
+    for seat, card, lead, tr in reversed(steps):
+        later[seat, card] += 1
+        if seat != int(view.seat) and len(out) < history:
+            out.append((seat, card, lead, tr, later.copy()))
+    return out
+
+
+def _chunk(counts: np.ndarray, view: SeatView, decisions: list, beta: float) -> np.ndarray:
+    """log-likelihood of ``decisions`` in each deal of ``counts`` (``(k, 4, 24)`` remaining)."""
+    solver = get_solver(view.deck)
+    st = int(view.strain)
+    suit = np.array([int(effective_suit(c, st)) for c in range(24)])
+    out_seat = -1 if view.out is None else int(view.out)
+    ll = np.zeros(counts.shape[0])
+    for seat, card, lead, tr, later in decisions:
+        hands = counts + later[None]                      # (k, 4, 24) the hands at the decision
+        others = [s for s in range(4) if s != seat and s != out_seat]
+        elsewhere = hands[:, others].sum(axis=1) > 0      # (k, 24) cards in play in other hands
+        if tr:
+            elsewhere[:, tr] = True
+        held = hands[:, seat] > 0
+        if tr:                                            # follow the led suit if able
+            follow = held & (suit == suit[tr[0]])[None]
+            held = np.where(follow.any(axis=1)[:, None], follow, held)
+        for i in range(counts.shape[0]):
+            legal = np.flatnonzero(held[i])
+            if len(legal) < 2:
+                continue
+            groups = card_groups(legal.tolist(), np.flatnonzero(elsewhere[i]).tolist(), st)
+            if len(groups) < 2:
+                continue
+            mine = next(g for g, cs in enumerate(groups) if card in cs)
+            c = np.ascontiguousarray(hands[i])
+            rest = solver.solve(c, st, lead, out_seat, tr, -1)
+            v = np.asarray(solver.values(c, st, lead, out_seat, tr, [g[0] for g in groups], rest, True),
+                           dtype=np.float64)
+            gain = v if seat % 2 == 0 else -v           # the seat's side's tricks
+            z = -beta * (gain.max() - gain)
+            ll[i] += z[mine] - (z.max() + math.log(np.exp(z - z.max()).sum()))
+    return ll
+
+
+def play_weights(view: SeatView, counts: np.ndarray, model: PlayModel, workers: int = 1) -> tuple[np.ndarray, int]:
+    """The play model's factor for each consistent deal ``counts`` (``(k, 4, 24)`` remaining
+    cards): ``(factors (k,) float64 in (0, 1], decisions read)``, the probabilities of the
+    other seats' recent choices in each deal (module docstring), scaled so the largest is 1
+    (only ratios matter).  ``workers`` threads (the core releases the GIL); the result does
+    not depend on it."""
+    decisions = past_decisions(view, model.history)
+    k = counts.shape[0]
+    if not decisions or k == 0:
+        return np.ones(k), len(decisions)
+    size = max(1, -(-k // (8 * max(1, workers))))
+    starts = range(0, k, size)
+    if workers > 1 and k > size:
+        with ThreadPoolExecutor(workers) as ex:
+            parts = list(ex.map(lambda a: _chunk(counts[a:a + size], view, decisions, model.beta), starts))
+    else:
+        parts = [_chunk(counts[a:a + size], view, decisions, model.beta) for a in starts]
+    ll = np.concatenate(parts)
+    return np.exp(ll - ll.max()), len(decisions)
