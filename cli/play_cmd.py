@@ -139,7 +139,7 @@ def show_play(adv: PlayAdvice) -> None:
         out.print(f"auction (dealer {adv.auction.dealer.name}): {adv.auction.text()} · the deals "
                   "weighted by the bidding model's probability of every call but "
                   f"{v.seat.name}'s", highlight=False)
-        show_evidence(adv.evidence, adv.evidence.n_eff, adv.deals)
+        show_evidence(adv.evidence, adv.evidence.n_eff, adv.deals, adv.exact)
     if adv.play_model is not None:
         m = adv.play_model
         out.print(f"play model: the last {counted(m['decisions'], 'card')} of the other seats read "

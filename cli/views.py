@@ -97,15 +97,18 @@ def card_text(card: int) -> Text:
     return Text.assemble((c.suit.symbol, SUIT_STYLE[c.suit]), "10" if c.rank.char == "T" else c.rank.char)
 
 
-def show_evidence(ev, n_eff: float, deals: int) -> None:
+def show_evidence(ev, n_eff: float, deals: int, exact: bool = False) -> None:
     """What the calls weighed on the deals (``bid`` and ``play --auction``): the effective
     sample of the ``deals`` rated, a line per other seat, and the warning of an unlikely
-    auction; nothing for ``ev`` None."""
+    auction; nothing for ``ev`` None.  ``exact``: every consistent deal was weighed (none
+    drawn)."""
     if ev is None:
         return
     if ev.calls:
+        how = (f"every one of {ev.candidates:,} consistent deals weighed" if exact else
+               f"{ev.candidates:,} uniform drawn")
         _print_whole(f"calls heard: effective sample {n_eff:,.0f} of {deals:,} deals "
-                     f"({ev.candidates:,} uniform drawn, mean weight {ev.p_calls:.3g})", "  ")
+                     f"({how}, mean weight {ev.p_calls:.3g})", "  ")
     for si in ev.seats:
         _print_whole(si.text(), "    ", "  ")
     if ev.warning:
