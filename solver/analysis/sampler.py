@@ -17,8 +17,9 @@ within those limits.  **Decision** (RULES.md is silent): they are equally likely
 of the shuffle, which tells the two copies of a double-deck card apart; a deal of card
 *counts* therefore weighs the number of ways its copies can be told apart (2 when the two
 unseen copies of a card lie in different hands, else 1).  In a single deck every deal weighs
-1.  The play itself is not read for inferences beyond the voids (a defender's choice of card
-says nothing here), as in bridge's simple single-dummy models.
+1.  The play itself is not read here for inferences beyond the voids (a defender's choice of
+card says nothing), as in bridge's simple single-dummy models; the play model
+(:mod:`bideuchre.analysis.play_model`, ``play --play-model``) reweights these deals by it.
 
 In a lone hand the lone player's partner sits out: that seat is dealt unseen cards like the
 others (they are out of play) but shows no voids.  A lone bid's card exchange is not
