@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..rules import RulesError, effective_suit, next_active, trick_winner
+from ..rules import RulesError, effective_suit
 from ..search.solve import get_solver
 from .explain import card_groups
 from .sampler import SeatView
@@ -90,19 +90,7 @@ def past_decisions(view: SeatView, history: int) -> list[tuple[int, int, int, li
     seat other than the advised one, each ``(seat, card, trick leader, trick cards before it,
     later)``, ``later`` a 4 × 24 uint8 array of the cards played from that card on (a
     consistent deal's remaining cards plus ``later`` are the hands at that moment)."""
-    size = 3 if view.out is not None else 4
-    st = int(view.strain)
-    steps = []
-    to_move, trick = view.first_leader, []
-    for card in view.played:
-        lead = trick[0][0] if trick else to_move
-        steps.append((int(to_move), int(card), int(lead), [int(c) for _, c in trick]))
-        trick.append((to_move, card))
-        if len(trick) == size:
-            to_move = trick[trick_winner([c for _, c in trick], st)][0]
-            trick = []
-        else:
-            to_move = next_active(to_move, view.out)
+    steps = view.steps()
     later = np.zeros((4, 24), dtype=np.uint8)
     out = []
     for seat, card, lead, tr in reversed(steps):

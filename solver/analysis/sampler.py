@@ -400,18 +400,27 @@ class SeatView:
         """The hands as dealt for one consistent deal (``remaining``: 4 × 24 counts): each
         seat's remaining cards plus the cards it played (to build a Deal and check it)."""
         hands = [[Card(c) for c in range(24) for _ in range(int(remaining[s, c]))] for s in range(4)]
+        for seat, card, _, _ in self.steps():
+            hands[seat].append(Card(card))
+        return [sorted(h) for h in hands]
+
+    def steps(self) -> list[tuple[int, int, int, list[int]]]:
+        """The cards played, in order, each ``(seat, card, trick leader, the trick's cards
+        before it)`` (ints)."""
         size = 3 if self.out is not None else 4
-        to_move = self.first_leader
-        trick: list = []
+        st = int(self.strain)
+        out = []
+        to_move, trick = self.first_leader, []
         for card in self.played:
-            hands[to_move].append(card)
+            out.append((int(to_move), int(card), int(trick[0][0] if trick else to_move),
+                        [int(c) for _, c in trick]))
             trick.append((to_move, card))
             if len(trick) == size:
-                to_move = trick[trick_winner([c for _, c in trick], int(self.strain))][0]
+                to_move = trick[trick_winner([c for _, c in trick], st)][0]
                 trick = []
             else:
                 to_move = next_active(to_move, self.out)
-        return [sorted(h) for h in hands]
+        return out
 
 def view_groups(view: SeatView) -> list[list[int]]:
     """The legal cards of the seat to move in groups of equivalent ones (touching with respect
