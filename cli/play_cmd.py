@@ -57,7 +57,7 @@ def play_command(
     deck: Optional[str] = typer.Option(None, "--deck", help="Deck form, overriding the preset's: single24 double32 double40 double48."),
     auction: Optional[str] = typer.Option(None, "--auction", "-a", help="The whole auction from the dealer's left ('pass 4 5 pass'; needs --dealer): the deals (alphamu: the worlds) weighted by the bidding model's probability of every call; its contract gives --declarer and --bid."),
     epsilon: Optional[float] = typer.Option(None, "--epsilon", help="With --auction: the noise floor of each call, the share explained by a uniform choice among the legal calls (default 0.02)."),
-    play_model_on: bool = typer.Option(False, "--play-model", help="Read the other seats' recent cards as evidence too: each deal weighted by the probability of their choices if they play close to double dummy (a softmax over the tricks each card gives up; costs up to --history times pimc)."),
+    play_model_on: bool = typer.Option(False, "--play-model", help="Read the other seats' recent cards as evidence too: each deal weighted by the probability of their choices if they play close to double dummy (a softmax over the tricks each card gives up; each card read costs a solve of the deals at that earlier position)."),
     beta: Optional[float] = typer.Option(None, "--beta", help="With --play-model: its sharpness, per trick given up (default 4)."),
     history: Optional[int] = typer.Option(None, "--history", help="With --play-model: the other seats' most recent cards read (1 to 24, default 6)."),
     rule: List[str] = rule_option(),
@@ -140,10 +140,11 @@ def show_play(adv: PlayAdvice) -> None:
                   "weighted by the bidding model's probability of every call but "
                   f"{v.seat.name}'s", highlight=False)
         show_evidence(adv.evidence, adv.evidence.n_eff, adv.deals, adv.exact)
-    if adv.play_model is not None:
+    if adv.play_model is not None and adv.play_model["decisions"]:     # nothing read on the opening lead
         m = adv.play_model
         out.print(f"play model: the last {counted(m['decisions'], 'card')} of the other seats read "
-                  f"(beta {m['beta']:g} a trick given up) · effective deals {m['n_eff']:,.1f} of {adv.deals:,}",
+                  f"(beta {m['beta']:g} a trick given up) · effective deals {m['n_eff']:,.1f} of {adv.deals:,} "
+                  "after every weight",
                   highlight=False)
     side = v.seat.side.name
     tab = simple_table()

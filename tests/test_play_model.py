@@ -91,6 +91,42 @@ def test_weights_are_the_softmax_of_the_reference_solvers_values(seed, cards, be
     assert got.min() < 1.0      # the cards played tell these deals apart
 
 
+def _card_values_loglik(view: SeatView, remaining: np.ndarray, beta: float, history: int) -> float:
+    """The same through explain's card values (their groups and costs, another code path):
+    each earlier position rebuilt as a Position from the deal as dealt."""
+    deal = Deal(view.dealt_hands(remaining), view.deck)
+    pos = Position(deal, view.strain, view.first_leader, (), view.lone)
+    reads = []
+    for k, card in enumerate(view.played):
+        if int(pos.to_move) != int(view.seat):
+            reads.append((k, int(card)))
+        pos.play(card)
+    ll = 0.0
+    for k, card in reads[::-1][:history]:
+        vals = card_values(Position(deal, view.strain, view.first_leader, view.played[:k], view.lone))
+        if len(vals) < 2:
+            continue
+        z = [-beta * v.cost for v in vals]
+        mine = next(i for i, v in enumerate(vals) if card in [int(v.card)] + [int(x) for x in v.equivalent])
+        ll += z[mine] - math.log(sum(math.exp(x) for x in z))
+    return ll
+
+
+@pytest.mark.parametrize("deck,strain,lone,seed,cards,leader", [
+    ("double32", 1, 2, 3, 9, 0), ("double40", 3, 1, 4, 10, 2), ("double48", 5, None, 5, 14, 3),
+    ("double48", 4, 3, 6, 13, 1)])
+def test_double_decks_and_lone_hands_agree_with_the_card_values(deck, strain, lone, seed, cards, leader):
+    deal = next(iter(generate_records(1, seed, deck))).deal
+    pos = _played(deal, strain, leader, cards, lone)
+    seat = int(pos.to_move)
+    view = SeatView(deck, seat, deal.hands[seat], strain, leader, list(pos.played), lone)
+    counts = np.concatenate([view.samples(9, 6), np.array(pos.hands, dtype=np.uint8)[None]])
+    for beta, history in ((4.0, 6), (1.5, 24)):
+        got, _ = play_weights(view, counts, play_model(beta, history))
+        want = np.array([_card_values_loglik(view, counts[i], beta, history) for i in range(len(counts))])
+        assert np.allclose(got, np.exp(want - want.max()), rtol=1e-9, atol=1e-12)
+
+
 def _seats(pos: Position) -> list[int]:
     """The seat of each card played so far."""
     p = Position(pos.deal, pos.strain, pos.leader, (), pos.lone)
@@ -153,8 +189,10 @@ def test_the_advice_weighs_its_deals_by_the_play_model():
 
 @pytest.mark.parametrize("beta,history,needle", [
     (0, None, "--beta 0"), (-1.0, None, "--beta -1.0"), (float("nan"), None, "--beta nan"),
-    (None, 0, "--history 0"), (None, 25, "--history 25"), (True, None, "--beta True")])
+    (None, 0, "--history 0"), (None, 25, "--history 25"), (True, None, "--beta True"),
+    (10 ** 400, None, "--beta 1000"), ("4", None, "--beta '4'"), (None, 2.5, "--history 2.5")])
 def test_bad_settings_are_one_line(beta, history, needle):
+    assert play_model(np.float32(2.5), np.int64(3)).to_json() == {"beta": 2.5, "history": 3}
     with pytest.raises(RulesError) as e:
         play_model(beta, history)
     assert isinstance(e.value, BidEuchreError) and needle in str(e.value) and "\n" not in str(e.value)

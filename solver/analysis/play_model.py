@@ -16,8 +16,10 @@ play lies, whose choice says nothing) with probability
 the best; RULES.md §3 values), ``beta`` the model's sharpness per trick (0: no evidence; large:
 the seat is taken to play double-dummy perfectly).  A deal's **weight** is multiplied by the
 product of these probabilities of the groups actually played, over the last ``history``
-decisions of the other seats (not the advised seat's own: its hand is known) where it had
-more than one group.  A seat that plays a card giving up a trick in a deal is, under the model,
+cards of the other seats (not the advised seat's own: its hand is known); a card that was the
+seat's only group in a deal counts towards ``history`` and weighs 1 there.  The choice within a
+group (which of two touching cards) is taken to say nothing: an assumption, as a player's habit
+there (the higher first) would say something.  A seat that plays a card giving up a trick in a deal is, under the model,
 less likely to hold that deal's cards.
 
 What it assumes: the other seats play close to double-dummy best (each trick given up makes a
@@ -25,15 +27,16 @@ choice ``e^beta`` times less likely).  Real single-dummy players give up tricks 
 (a guess between two finesses), so ``beta`` is soft by default (:data:`DEFAULT_BETA`); where a
 seat plays far from double dummy the model misleads.
 
-Cost: one exact solve and one ``Solver.values`` per deal and decision read, the cost of a
-PIMC card evaluation each: with the default ``history`` of :data:`DEFAULT_HISTORY`, a decision
-late in the hand costs up to that many times PIMC's.  Whether it pays: benchmarks/RESULTS.md
-0.8.6 (the issue note).
+Cost: one exact solve and one ``Solver.values`` per deal and card read, each of a position
+earlier (larger) than the one advised: a racehorse match deal of ``pimc+auction+cards``
+against ``pimc+auction`` costs 3.6 times the CPU of one of ``pimc+auction`` against ``pimc``.
+Whether it pays: benchmarks/RESULTS.md 0.8.6.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -77,12 +80,16 @@ def play_model(beta=None, history=None) -> PlayModel:
     :data:`MAX_HISTORY`."""
     b = DEFAULT_BETA if beta is None else beta
     h = DEFAULT_HISTORY if history is None else history
-    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or not 0 < b <= 20:
+    try:
+        bf = float(b) if isinstance(b, numbers.Real) and not isinstance(b, bool) else None
+    except OverflowError:
+        bf = None
+    if bf is None or not math.isfinite(bf) or not 0 < bf <= 20:
         raise RulesError(f"--beta {b!r}: the play model's sharpness must be above 0 and at most 20 "
                          "(per trick given up)")
-    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or not 1 <= h <= MAX_HISTORY:
-        raise RulesError(f"--history {h!r}: the play model reads 1 to {MAX_HISTORY} earlier decisions")
-    return PlayModel(float(b), int(h))
+    if isinstance(h, bool) or not isinstance(h, numbers.Integral) or not 1 <= h <= MAX_HISTORY:
+        raise RulesError(f"--history {h!r}: the play model reads 1 to {MAX_HISTORY} earlier cards")
+    return PlayModel(bf, int(h))
 
 
 def past_decisions(view: SeatView, history: int) -> list[tuple[int, int, int, list[int], np.ndarray]]:
@@ -114,6 +121,7 @@ def _chunk(counts: np.ndarray, view: SeatView, decisions: list, beta: float) -> 
         if tr:
             elsewhere[:, tr] = True
         held = hands[:, seat] > 0
+        guess = -1
         if tr:                                            # follow the led suit if able
             follow = held & (suit == suit[tr[0]])[None]
             held = np.where(follow.any(axis=1)[:, None], follow, held)
@@ -126,7 +134,7 @@ def _chunk(counts: np.ndarray, view: SeatView, decisions: list, beta: float) -> 
                 continue
             mine = next(g for g, cs in enumerate(groups) if card in cs)
             c = np.ascontiguousarray(hands[i])
-            rest = solver.solve(c, st, lead, out_seat, tr, -1)
+            rest = guess = solver.solve(c, st, lead, out_seat, tr, guess)     # the last deal's value: a window hint
             v = np.asarray(solver.values(c, st, lead, out_seat, tr, [g[0] for g in groups], rest, True),
                            dtype=np.float64)
             gain = v if seat % 2 == 0 else -v           # the seat's side's tricks
@@ -137,9 +145,9 @@ def _chunk(counts: np.ndarray, view: SeatView, decisions: list, beta: float) -> 
 
 def play_weights(view: SeatView, counts: np.ndarray, model: PlayModel, workers: int = 1) -> tuple[np.ndarray, int]:
     """The play model's factor for each consistent deal ``counts`` (``(k, 4, 24)`` remaining
-    cards): ``(factors (k,) float64 in (0, 1], decisions read)``, the probabilities of the
+    cards): ``(factors (k,) float64 in [0, 1], cards read)``, the probabilities of the
     other seats' recent choices in each deal (module docstring), scaled so the largest is 1
-    (only ratios matter).  ``workers`` threads (the core releases the GIL); the result does
+    (only ratios matter; a deal far less likely than the likeliest may underflow to 0).  ``workers`` threads (the core releases the GIL); the result does
     not depend on it."""
     decisions = past_decisions(view, model.history)
     k = counts.shape[0]
