@@ -61,7 +61,7 @@ def pop_held_signal() -> int:
 from importlib import import_module  # noqa: E402
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
-__version__ = "0.8.5"
+__version__ = "0.8.6"
 
 # public name -> module that defines it (relative to this package)
 _EXPORTS = {
