@@ -30,7 +30,8 @@ seat plays far from double dummy the model misleads.
 Cost: one exact solve and one ``Solver.values`` per deal and card read, each of a position
 earlier (larger) than the one advised: a racehorse match deal of ``pimc+auction+cards``
 against ``pimc+auction`` costs 3.6 times the CPU of one of ``pimc+auction`` against ``pimc``.
-Whether it pays: benchmarks/RESULTS.md 0.8.6.
+It does not pay (2,000 racehorse match deals against ``pimc+auction``: −0.003 ± 0.028 points a
+deal; benchmarks/RESULTS.md 0.8.6), so it is off by default.
 """
 
 from __future__ import annotations
