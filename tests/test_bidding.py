@@ -281,7 +281,7 @@ def test_match_resume(tmp_path):
     assert len(f.read_text().splitlines()) == 51
     with pytest.raises(MatchError, match="exists"):
         run_match("model", "heuristic", "racehorse", 50, seed=3, jobs=1, output=f)
-    with pytest.raises(MatchError, match="holds the match"):
+    with pytest.raises(MatchError, match=r"holds another match \(seed: 3 there, 4 here\)"):
         run_match("model", "heuristic", "racehorse", 50, seed=4, jobs=1, output=f, resume=True)
 
 

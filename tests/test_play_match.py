@@ -56,7 +56,8 @@ def test_an_output_is_resumed_and_never_overwritten(tmp_path):
     with pytest.raises(MatchError, match="exists"):
         run_play_match("heuristic", "dd", RACE, 12, 2, jobs=1, output=out)
     assert out.read_text() == text                      # refused: not a byte lost
-    with pytest.raises(MatchError, match="holds the match"):
+    with pytest.raises(MatchError, match=r"holds another match \(a: 'heuristic' there, 'dd' here; "
+                                         r"b: 'dd' there, 'heuristic' here\)"):
         run_play_match("dd", "heuristic", RACE, 12, 2, jobs=1, output=out, resume=True)
     keep = text.splitlines(keepends=True)[:6]
     out.write_text("".join(keep) + keep[-1][:20])       # a killed run: five deals and a partial line
@@ -125,7 +126,7 @@ def test_an_output_of_an_older_build_is_named_not_overwritten(tmp_path):
         run_play_match("heuristic", "dd", RACE, 2, 1, jobs=1, output=out, resume=True)
     changed = RACE.with_options(target=42)
     run_play_match("heuristic", "dd", changed, 2, 1, jobs=1, output=tmp_path / "r.jsonl")
-    with pytest.raises(MatchError, match="holds the match"):   # other rules: not the same match
+    with pytest.raises(MatchError, match=r"holds another match \(rules: \{'target': 42\} there, None here\)"):   # other rules: not the same match
         run_play_match("heuristic", "dd", RACE, 3, 1, jobs=1, output=tmp_path / "r.jsonl", resume=True)
 
 

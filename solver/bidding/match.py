@@ -528,6 +528,18 @@ def _take(res: list, tally: Tally, fh, progress, total: int) -> None:
         progress(tally.n, total)
 
 
+def _differs(head: dict, header: dict) -> str:
+    """The settings in which a file's header ``head`` and this match's ``header`` differ, as
+    ``key: file's value, not this one's`` (the match's own keys first, then the rules')."""
+    a, b = head.get("match"), header.get("match")
+    if not isinstance(a, dict):
+        return "no match settings in its header"
+    keys = [k for k in dict.fromkeys([*b, *a]) if a.get(k) != b.get(k)]
+    keys += [k for k in dict.fromkeys([*header, *head]) if k != "match" and head.get(k) != header.get(k)]
+    return "; ".join(f"{k}: {a.get(k, head.get(k))!r} there, {b.get(k, header.get(k))!r} here"
+                     for k in keys) or "its header differs"
+
+
 def _read_output(path: Path, header: dict, tally: Tally, deals: int) -> None:
     """Read a match output into ``tally`` (its first ``deals`` deals), a line at a time; a
     partial last line (a killed run) is cut off the file.  Raises MatchError when its header
@@ -546,7 +558,8 @@ def _read_output(path: Path, header: dict, tally: Tally, deals: int) -> None:
                 raise MatchError(f"{path}: line 1 is not a match header (an output of an older "
                                  "build, or another file)")
             if head != header:
-                raise MatchError(f"{path}: holds the match {head.get('match')}, not {header['match']}")
+                raise MatchError(f"{path}: holds another match ({_differs(head, header)}): "
+                                 "resume with its settings, or write a new file")
             good = len(first)
             k = 0
             block: list = []
