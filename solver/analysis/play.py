@@ -40,7 +40,6 @@ twice the standard error of the paired difference, any loss when exact) was a **
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -58,19 +57,18 @@ from .explain import PlayAnalysis, card_groups
 from .lone import lone_leader
 from .alphamu import DEFAULT_AM_EXACT_LIMIT, DEFAULT_DEPTH, MAX_DEPTH, alphamu_fronts, default_alphamu_worlds
 from .sampler import SeatView, view_groups
+from .threads import map_chunks
 
 __all__ = ["CardAdvice", "PlayAdvice", "play_advice", "advise_view", "default_play_samples",
            "DEFAULT_EXACT_LIMIT", "max_play_deals", "check_play_deals", "OBJECTIVES", "SDStep", "SDReview", "review_record",
            "review_play", "make_bid", "METHODS", "advise_method", "advice_from", "measures", "consistent_deals",
-           "view_groups", "alphamu_view", "DEFAULT_LATE"]
+           "view_groups", "alphamu_view", "DEFAULT_LATE", "weighted_deals"]
 
 DEFAULT_EXACT_LIMIT = 20_000
 OBJECTIVES = ("tricks", "make", "score")
 METHODS = ("pimc", "alphamu", "hybrid")
 DEFAULT_LATE = 3        # hybrid: αμ over every remaining card once the seat holds at most this many
 MAX_LATE = MAX_DEPTH    # and no more: αμ over six cards and six worlds ran for minutes
-_CHUNK = 32
-_PER_WORKER = 50        # chunks a worker at least (_solve_all): one deal each for 100 deals
 
 
 def default_play_samples(deck: str | DeckForm) -> int:
@@ -248,18 +246,7 @@ def _solve_all(counts: np.ndarray, view: SeatView, reps: list, workers: int) -> 
     releases the GIL); the result is in deal order whatever the number of workers."""
     args = (view.deck, int(view.strain), int(view.trick_leader),
             -1 if view.out is None else int(view.out), [int(c) for _, c in view.trick], reps)
-    n = counts.shape[0]
-    # many small chunks, taken by each thread as it is free, so the threads end together:
-    # 100 double48 deals in chunks of 32 left one of two threads 64 deals, the other 36
-    # (the double48 opening lead on 2 cores, medians of 8 interleaved: chunks of 13 3.45 s,
-    # of one deal 3.13 s; benchmarks/RESULTS.md 0.8.1)
-    size = max(1, min(_CHUNK, -(-n // (_PER_WORKER * workers)))) if workers > 1 else _CHUNK
-    starts = range(0, n, size)
-    if workers > 1 and n > size:
-        with ThreadPoolExecutor(workers) as ex:
-            parts = list(ex.map(lambda a: _card_tricks_chunk(counts[a:a + size], *args), starts))
-    else:
-        parts = [_card_tricks_chunk(counts[a:a + size], *args) for a in starts]
+    parts = map_chunks(lambda c: _card_tricks_chunk(c, *args), counts, workers)
     return np.concatenate(parts) if parts else np.empty((0, len(reps)), dtype=np.int16)
 
 

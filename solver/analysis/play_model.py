@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -46,6 +46,7 @@ from ..rules import RulesError, effective_suit
 from ..search.solve import get_solver
 from .explain import card_groups
 from .sampler import SeatView
+from .threads import map_chunks
 
 __all__ = ["PlayModel", "play_model", "play_weights", "past_decisions", "DEFAULT_BETA",
            "DEFAULT_HISTORY", "MAX_HISTORY"]
@@ -60,19 +61,17 @@ DEFAULT_HISTORY = 6
 MAX_HISTORY = 24
 
 
+@dataclass(frozen=True)
 class PlayModel:
     """The play model's settings: ``beta`` (sharpness per trick, > 0) and ``history`` (the
-    other seats' most recent decisions read, 1 to :data:`MAX_HISTORY`); see the module
-    docstring."""
+    other seats' most recent cards read, 1 to :data:`MAX_HISTORY`); see the module docstring.
+    Build it with :func:`play_model`, which checks them."""
 
-    __slots__ = ("beta", "history")
-
-    def __init__(self, beta: float = DEFAULT_BETA, history: int = DEFAULT_HISTORY):
-        self.beta = float(beta)
-        self.history = int(history)
+    beta: float = DEFAULT_BETA
+    history: int = DEFAULT_HISTORY
 
     def to_json(self) -> dict:
-        return {"beta": self.beta, "history": self.history}
+        return asdict(self)
 
 
 def play_model(beta=None, history=None) -> PlayModel:
@@ -148,18 +147,12 @@ def play_weights(view: SeatView, counts: np.ndarray, model: PlayModel, workers: 
     """The play model's factor for each consistent deal ``counts`` (``(k, 4, 24)`` remaining
     cards): ``(factors (k,) float64 in [0, 1], cards read)``, the probabilities of the
     other seats' recent choices in each deal (module docstring), scaled so the largest is 1
-    (only ratios matter; a deal far less likely than the likeliest may underflow to 0).  ``workers`` threads (the core releases the GIL); the result does
-    not depend on it."""
+    (only ratios matter; a deal far less likely than the likeliest may underflow to 0).
+    ``workers`` threads (:func:`~bideuchre.analysis.threads.map_chunks`); the result does not
+    depend on them."""
     decisions = past_decisions(view, model.history)
     k = counts.shape[0]
     if not decisions or k == 0:
         return np.ones(k), len(decisions)
-    size = max(1, -(-k // (8 * max(1, workers))))
-    starts = range(0, k, size)
-    if workers > 1 and k > size:
-        with ThreadPoolExecutor(workers) as ex:
-            parts = list(ex.map(lambda a: _chunk(counts[a:a + size], view, decisions, model.beta), starts))
-    else:
-        parts = [_chunk(counts[a:a + size], view, decisions, model.beta) for a in starts]
-    ll = np.concatenate(parts)
+    ll = np.concatenate(map_chunks(lambda c: _chunk(c, view, decisions, model.beta), counts, workers))
     return np.exp(ll - ll.max()), len(decisions)

@@ -529,15 +529,14 @@ def _take(res: list, tally: Tally, fh, progress, total: int) -> None:
 
 
 def _differs(head: dict, header: dict) -> str:
-    """The settings in which a file's header ``head`` and this match's ``header`` differ, as
-    ``key: file's value, not this one's`` (the match's own keys first, then the rules')."""
-    a, b = head.get("match"), header.get("match")
+    """The settings (the header's ``match`` keys, the rules' among them) in which a file's
+    header ``head`` and this match's ``header`` differ: ``key: file's value there, this
+    one's here``."""
+    a, b = head.get("match"), header["match"]
     if not isinstance(a, dict):
         return "no match settings in its header"
-    keys = [k for k in dict.fromkeys([*b, *a]) if a.get(k) != b.get(k)]
-    keys += [k for k in dict.fromkeys([*header, *head]) if k != "match" and head.get(k) != header.get(k)]
-    return "; ".join(f"{k}: {a.get(k, head.get(k))!r} there, {b.get(k, header.get(k))!r} here"
-                     for k in keys) or "its header differs"
+    return "; ".join(f"{k}: {a.get(k)!r} there, {b.get(k)!r} here"
+                     for k in dict.fromkeys([*b, *a]) if a.get(k) != b.get(k)) or "its header differs"
 
 
 def _read_output(path: Path, header: dict, tally: Tally, deals: int) -> None:
