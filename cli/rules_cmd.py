@@ -60,7 +60,7 @@ def rules_cmd(
                 tab.add_row(o.key, _value(o.value) + (" *" if o.key in changed else ""), o.allowed, o.meaning)
             out.print(tab)
         out.print("change one with --rule KEY=VALUE (repeatable) on solve, par, bid, explain, "
-                  "replay and batch" + ("; * differs from the preset" if any(
+                  "replay, play, match, board and batch" + ("; * differs from the preset" if any(
                       p.changed_options() for p in presets) else ""), highlight=False)
 
 
